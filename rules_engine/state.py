@@ -1,0 +1,871 @@
+"""A round of Daifugo: the state, the exact set of legal moves, and ``apply``.
+
+``Round`` is immutable: :meth:`Round.apply` and :meth:`Round.give` return a new
+round, or a :class:`Refusal` with one of the reason codes of SCENARIOS.md and
+leave the old round untouched. Branching is therefore free, which the
+computer players and the puzzle solver rely on.
+
+>>> from rules_engine import RuleSet, Round
+>>> r = Round.start(RuleSet.preset("basic"), ["S3 H3 S4 S5", "HK C7 D7", "D6", "H2 CA"], leader=0)
+>>> sorted(str(m) for m in r.legal_moves())
+['H3', 'S3', 'S3 H3', 'S3 S4 S5', 'S4', 'S5']
+>>> r2 = r.apply("S3 H3")
+>>> r2.to_act, str(r2.top)
+(1, 'S3 H3')
+>>> r2.apply("HK").reason
+'wrong_form'
+>>> r.hands == Round.start(RuleSet.preset("basic"), ["S3 H3 S4 S5", "HK C7 D7", "D6", "H2 CA"], leader=0).hands
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import (
+    DIAMOND_3,
+    JOKER_RANK,
+    JOKER_SHIFT,
+    JOKER_UNIT,
+    NUM_RANKS,
+    RANK_2,
+    RANK_3,
+    RANK_8,
+    RANK_J,
+    RANK_MASKS,
+    REAL_MASK,
+    SPADE_3,
+    CardError,
+    contains,
+    count,
+    deck_list,
+    format_cards,
+    parse_cards,
+    suit_lanes,
+)
+from .moves import (
+    FORMS,
+    GROUP,
+    JOKER_ONLY,
+    PASS,
+    PASS_FORM,
+    SEQUENCE,
+    SINGLE,
+    Move,
+    analyse,
+    group_tables,
+    sequences_for_suit,
+)
+from .rules import RuleSet
+
+EXCHANGE, PLAY, OVER = 0, 1, 2
+PHASE_NAMES = ("exchange", "play", "over")
+
+#: Refusal reasons, in the order of precedence of SCENARIOS.md.
+REASONS = (
+    "round_over",
+    "wrong_phase",
+    "passed_until_clear",
+    "not_your_turn",
+    "not_in_hand",
+    "bad_exchange",
+    "not_a_combination",
+    "leader_cannot_pass",
+    "wrong_form",
+    "wrong_count",
+    "suit_locked",
+    "number_locked",
+    "not_stronger",
+)
+
+TITLES_BY_SIZE: dict[int, tuple[str, ...]] = {
+    2: ("winner", "loser"),
+    3: ("fugo", "heimin", "hinmin"),
+    4: ("daifugo", "fugo", "hinmin", "daihinmin"),
+    5: ("daifugo", "fugo", "heimin", "hinmin", "daihinmin"),
+    6: ("daifugo", "fugo", "heimin", "heimin", "hinmin", "daihinmin"),
+}
+
+_FF_JOKER, _FF_LONE, _FF_TOP, _FF_EIGHT, _FF_CUT, _FF_S3, _FF_REVO = (1 << i for i in range(7))
+_MASK_8 = RANK_MASKS[RANK_8]
+_MASK_J = RANK_MASKS[RANK_J]
+_MASK_2 = RANK_MASKS[RANK_2]
+_MASK_3 = RANK_MASKS[RANK_3]
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why an action was refused. The round it was tried on is unchanged.
+
+    Falsy, so ``if not (new := r.apply(m)):`` reads naturally.
+    """
+
+    reason: str
+
+    def __bool__(self) -> bool:
+        return False
+
+
+_R = {reason: Refusal(reason) for reason in REASONS}
+
+
+def _strength(rank: int, rev: bool) -> int:
+    if rank == JOKER_RANK or not rev:
+        return rank
+    return 12 - rank
+
+
+class Round:
+    """One round: hands, the field, whose turn, who is out.
+
+    Build one with :meth:`deal` (seeded) or :meth:`start` (given hands, as
+    scenarios and lessons do). Fields are read-only by convention.
+    """
+
+    __slots__ = (
+        "rules",
+        "n",
+        "hands",
+        "phase",
+        "to_act",
+        "top",
+        "last",
+        "passed",
+        "revolution",
+        "jback",
+        "lock",
+        "streak",
+        "nlock",
+        "out",
+        "penalised",
+        "active",
+        "previous",
+        "clean_out",
+        "owed",
+        "partner",
+        "exchange",
+        "first_leader",
+        "history",
+        "facedown",
+        "result",
+    )
+
+    rules: RuleSet
+    n: int
+    hands: tuple[int, ...]
+    phase: int
+    to_act: int
+    top: Move | None
+    last: int
+    passed: int
+    revolution: bool
+    jback: bool
+    lock: int
+    streak: int
+    nlock: bool
+    out: tuple[int, ...]
+    penalised: tuple[int, ...]
+    active: int
+    previous: tuple[int, ...] | None
+    clean_out: bool
+    owed: tuple[int, ...]
+    partner: tuple[int, ...]
+    exchange: tuple[tuple[int, int, int, bool], ...]
+    first_leader: int
+    history: Any
+    facedown: int
+    result: tuple[int, ...] | None
+
+    # -- construction ----------------------------------------------------------
+
+    @classmethod
+    def start(
+        cls,
+        rules: RuleSet,
+        hands: Sequence[int | str],
+        *,
+        leader: int | None = None,
+        revolution: bool = False,
+        previous: Sequence[int] | None = None,
+        facedown: int = 0,
+    ) -> Round:
+        """A round from given hands (as dealt, before any exchange).
+
+        ``previous`` is the last round's seats from first place to last: it
+        turns on the exchange (3+ players) and miyako-ochi, and makes the last
+        place lead. Otherwise ``leader`` leads, or the holder of the diamond 3,
+        or (when nobody holds it) the holder of the weakest card, ties broken
+        C D H S.
+        """
+        n = len(hands)
+        if not 2 <= n <= 6:
+            raise ValueError("a table has 2 to 6 players")
+        parsed = tuple(
+            parse_cards(h, rules.jokers) if isinstance(h, str) else int(h) for h in hands
+        )
+        total_real = 0
+        total_jokers = 0
+        for h in parsed:
+            if h & REAL_MASK & total_real:
+                raise CardError("a card is in two hands")
+            total_real |= h & REAL_MASK
+            total_jokers += h >> JOKER_SHIFT
+        if total_jokers > rules.jokers:
+            raise CardError(f"more jokers than the deck's {rules.jokers}")
+        if previous is not None:
+            previous = tuple(previous)
+            if sorted(previous) != list(range(n)):
+                raise ValueError("previous must list every seat once")
+        self = cls.__new__(cls)
+        self.rules = rules
+        self.n = n
+        self.phase = PLAY
+        self.top = None
+        self.last = -1
+        self.passed = 0
+        self.revolution = bool(revolution)
+        self.jback = False
+        self.lock = 0
+        self.streak = 0
+        self.nlock = False
+        self.out = ()
+        self.penalised = ()
+        self.previous = previous
+        self.clean_out = False
+        self.owed = (0,) * n
+        self.partner = (-1,) * n
+        self.exchange = ()
+        self.history = None
+        self.facedown = facedown
+        self.result = None
+        hands_list = list(parsed)
+        if leader is None:
+            leader = previous[-1] if previous is not None else _first_leader(hands_list)
+        elif not 0 <= leader < n:
+            raise ValueError("leader must be a seat")
+        self.first_leader = leader
+        if previous is not None and n >= 3:
+            self._exchange_gifts(hands_list, previous)
+        self.hands = tuple(hands_list)
+        self.active = sum(1 << s for s in range(n) if hands_list[s])
+        if self.phase == PLAY:
+            self.to_act = leader
+        else:
+            self.to_act = -1
+        if self.active.bit_count() <= 1 and self.phase == PLAY:
+            self._finish()
+        elif self.phase == PLAY and not (self.active >> leader) & 1:
+            self.to_act = self._next_active(leader)
+        return self
+
+    @classmethod
+    def deal(
+        cls,
+        rules: RuleSet,
+        players: int,
+        seed: int | str,
+        *,
+        previous: Sequence[int] | None = None,
+    ) -> Round:
+        """Shuffle with ``seed`` and deal one card at a time from seat 0
+        (or ``rules.hand_size`` each, the rest face down).
+
+        >>> from rules_engine import RuleSet
+        >>> a = Round.deal(RuleSet.preset("standard"), 4, seed=7)
+        >>> a.hands == Round.deal(RuleSet.preset("standard"), 4, seed=7).hands
+        True
+        >>> [count(h) for h in a.hands]
+        [14, 13, 13, 13]
+        """
+        if not 2 <= players <= 6:
+            raise ValueError("a table has 2 to 6 players")
+        deck = deck_list(rules.jokers)
+        random.Random(_seed_text(seed)).shuffle(deck)
+        hands = [0] * players
+        if rules.hand_size is None:
+            dealt = len(deck)
+        else:
+            dealt = min(len(deck), rules.hand_size * players)
+        for i in range(dealt):
+            hands[i % players] += deck[i]
+        facedown = sum(deck[dealt:])
+        return cls.start(rules, hands, previous=previous, facedown=facedown)
+
+    def _exchange_gifts(self, hands: list[int], previous: tuple[int, ...]) -> None:
+        n = self.n
+        pairs = [(previous[-1], previous[0], 2), (previous[-2], previous[1], 1)]
+        if n == 3:
+            pairs = [(previous[-1], previous[0], 1)]
+        owed = [0] * n
+        partner = [-1] * n
+        records = []
+        for giver, receiver, k in pairs:
+            gift = strongest_cards(hands[giver], k)
+            hands[giver] -= gift
+            hands[receiver] += gift
+            owed[receiver] = count(gift)
+            partner[receiver] = giver
+            partner[giver] = receiver
+            records.append((giver, receiver, gift, True))
+        self.owed = tuple(owed)
+        self.partner = tuple(partner)
+        self.exchange = tuple(records)
+        if any(owed):
+            self.phase = EXCHANGE
+
+    def _copy(self) -> Round:
+        new = Round.__new__(Round)
+        new.rules = self.rules
+        new.n = self.n
+        new.hands = self.hands
+        new.phase = self.phase
+        new.to_act = self.to_act
+        new.top = self.top
+        new.last = self.last
+        new.passed = self.passed
+        new.revolution = self.revolution
+        new.jback = self.jback
+        new.lock = self.lock
+        new.streak = self.streak
+        new.nlock = self.nlock
+        new.out = self.out
+        new.penalised = self.penalised
+        new.active = self.active
+        new.previous = self.previous
+        new.clean_out = self.clean_out
+        new.owed = self.owed
+        new.partner = self.partner
+        new.exchange = self.exchange
+        new.first_leader = self.first_leader
+        new.history = self.history
+        new.facedown = self.facedown
+        new.result = self.result
+        return new
+
+    def _key(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in Round.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Round):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key()[1:-2])
+
+    def __repr__(self) -> str:
+        hands = ", ".join(repr(format_cards(h)) for h in self.hands)
+        return (
+            f"<Round {PHASE_NAMES[self.phase]} to_act={self.to_act} "
+            f"top={str(self.top) if self.top else None!r} hands=[{hands}]>"
+        )
+
+    # -- reading the state -------------------------------------------------------
+
+    @property
+    def reversed(self) -> bool:
+        """Current order: revolution XOR 11-back."""
+        return self.revolution ^ self.jback
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase]
+
+    def counts(self) -> tuple[int, ...]:
+        return tuple(count(h) for h in self.hands)
+
+    def titles(self) -> tuple[str, ...] | None:
+        """Title of each seat once the round is over."""
+        if self.result is None:
+            return None
+        return titles_for(self.result)
+
+    def actions(self) -> list[tuple[int, Move]]:
+        """The public plays and passes of this round, in order."""
+        events: list[tuple[int, Move]] = []
+        node = self.history
+        while node is not None:
+            node, seat, move = node
+            events.append((seat, move))
+        events.reverse()
+        return events
+
+    def is_passed(self, seat: int) -> bool:
+        return bool((self.passed >> seat) & 1)
+
+    # -- turn helpers -----------------------------------------------------------------
+
+    def _next_active(self, seat: int) -> int:
+        n = self.n
+        active = self.active
+        for _ in range(n):
+            seat += 1
+            if seat == n:
+                seat = 0
+            if (active >> seat) & 1:
+                return seat
+        return -1
+
+    def _next_to_act(self, seat: int) -> int:
+        n = self.n
+        eligible = self.active & ~self.passed if self.rules.pass_until_clear else self.active
+        for _ in range(n):
+            seat += 1
+            if seat == n:
+                seat = 0
+            if (eligible >> seat) & 1:
+                return seat
+        return -1
+
+    def _clear(self, leader: int) -> None:
+        self.top = None
+        self.last = -1
+        self.passed = 0
+        self.jback = False
+        self.lock = 0
+        self.streak = 0
+        self.nlock = False
+        self.to_act = leader if (self.active >> leader) & 1 else self._next_active(leader)
+
+    def _finish(self) -> None:
+        remaining = [s for s in range(self.n) if (self.active >> s) & 1]
+        penalised = self.penalised
+        clean = [s for s in self.out if s not in penalised]
+        self.result = tuple(clean + remaining + list(reversed(penalised)))
+        self.phase = OVER
+        self.to_act = -1
+        self.passed = 0
+
+    # -- legal moves --------------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """The exact set of legal moves for the player to act (pass included
+        when following); empty outside the play phase.
+
+        Each move is listed once; a set of cards that reads both as a group
+        and a sequence appears once per form.
+        """
+        if self.phase != PLAY:
+            return []
+        hand = self.hands[self.to_act]
+        top = self.top
+        rules = self.rules
+        joker_count = hand >> JOKER_SHIFT
+        rev = self.revolution ^ self.jback
+        lead_table, follow_table = group_tables(rules.sequence_min)
+        if top is None:
+            moves: list[Move] = []
+            for r in range(NUM_RANKS):
+                nb = (hand >> (4 * r)) & 0xF
+                if nb:
+                    moves += lead_table[r][nb][joker_count]
+            if joker_count:
+                moves.append(JOKER_ONLY[1])  # type: ignore[arg-type]
+                if joker_count == 2:
+                    moves.append(JOKER_ONLY[2])  # type: ignore[arg-type]
+            if hand & REAL_MASK:
+                seq_min = rules.sequence_min
+                lanes = suit_lanes(hand)
+                for s in range(4):
+                    ranks = (lanes >> (16 * s)) & 0x1FFF
+                    if ranks.bit_count() + joker_count >= seq_min:
+                        for group in sequences_for_suit(s, ranks, joker_count, rev, seq_min):
+                            moves += group
+            return moves
+
+        moves = [PASS]
+        form = top.form
+        size = top.size
+        if form == SEQUENCE:
+            lock = self.lock
+            above_top = rules.sequence_beats == "above_top"
+            if rev:
+                bar = top.low if above_top else top.high  # new high must be below
+            else:
+                bar = top.high if above_top else top.low  # new low must be above
+            lanes = suit_lanes(hand)
+            seq_min = rules.sequence_min
+            for s in range(4):
+                if lock and lock != 1 << s:
+                    continue
+                ranks = (lanes >> (16 * s)) & 0x1FFF
+                if ranks.bit_count() + joker_count < size:
+                    continue
+                for move in sequences_for_suit(s, ranks, joker_count, rev, seq_min)[size]:
+                    if (move.high < bar) if rev else (move.low > bar):
+                        moves.append(move)
+            return moves
+
+        top_rank = top.rank
+        if top_rank == JOKER_RANK:
+            # Nothing beats a lone joker or an all-joker group, except the
+            # spade 3 on a lone joker.
+            if size == 1 and rules.spade3_return and hand & SPADE_3:
+                moves.append(lead_table[RANK_3][1][0][0])
+            return moves
+        lock = self.lock
+        if self.nlock:
+            target = top_rank - 1 if rev else top_rank + 1
+            ranks_to_try: Sequence[int] = (target,) if 0 <= target < NUM_RANKS else ()
+        elif rev:
+            ranks_to_try = range(top_rank)
+        else:
+            ranks_to_try = range(top_rank + 1, NUM_RANKS)
+        for r in ranks_to_try:
+            nb = (hand >> (4 * r)) & 0xF
+            if not nb:
+                continue
+            if lock:
+                for move in follow_table[r][nb][joker_count][size]:
+                    if not move.suits & ~lock:
+                        moves.append(move)
+            else:
+                moves += follow_table[r][nb][joker_count][size]
+        if size <= joker_count and not self.nlock:
+            moves.append(JOKER_ONLY[size])  # type: ignore[arg-type]
+        return moves
+
+    def legal_strings(self) -> list[str]:
+        return [str(m) for m in self.legal_moves()]
+
+    # -- applying moves ----------------------------------------------------------------
+
+    def apply(
+        self, move: Move | str, seat: int | None = None, form: str | int | None = None
+    ) -> Round | Refusal:
+        """Play ``move`` (a :class:`Move`, or cards as text, or ``"pass"``)
+        for ``seat`` (default: the player to act).
+
+        Returns the new round, or a :class:`Refusal`; ``self`` never changes.
+        Text with an unknown card raises :class:`CardError`.
+        """
+        if self.phase != PLAY:
+            return _R["round_over"] if self.phase == OVER else _R["wrong_phase"]
+        actor = self.to_act
+        if seat is not None and seat != actor:
+            if (
+                self.rules.pass_until_clear
+                and (self.passed >> seat) & 1
+                and (self.active >> seat) & 1
+            ):
+                return _R["passed_until_clear"]
+            return _R["not_your_turn"]
+        rev = self.revolution ^ self.jback
+        if isinstance(move, str):
+            text = move.strip()
+            if text == "pass":
+                move = PASS
+            else:
+                cards = parse_cards(text)
+                if not contains(self.hands[actor], cards):
+                    return _R["not_in_hand"]
+                form_code = _form_code(form)
+                analysed = analyse(cards, form_code, rev, self.rules.sequence_min)
+                if analysed is None:
+                    return _R["not_a_combination"]
+                move = analysed
+        elif move.form != PASS_FORM:
+            if not contains(self.hands[actor], move.cards):
+                return _R["not_in_hand"]
+            if move.reversed is not None and move.reversed != rev:
+                reread = analyse(move.cards, move.form, rev, self.rules.sequence_min)
+                if reread is None:  # pragma: no cover - a sequence reads either way
+                    return _R["not_a_combination"]
+                move = reread
+            elif move.form == SEQUENCE and move.size < self.rules.sequence_min:
+                return _R["not_a_combination"]
+        if move.form == PASS_FORM:
+            return self._pass(actor)
+        return self._play(actor, move, rev)
+
+    def _pass(self, actor: int) -> Round | Refusal:
+        if self.top is None:
+            return _R["leader_cannot_pass"]
+        new = self._copy()
+        new.history = (self.history, actor, PASS)
+        passed = self.passed | (1 << actor)
+        new.passed = passed
+        others = self.active & ~(1 << self.last)
+        if passed & others == others:
+            new._clear(self.last)
+        else:
+            new.to_act = new._next_to_act(actor)
+        return new
+
+    def _play(self, actor: int, move: Move, rev: bool) -> Round | Refusal:
+        top = self.top
+        rules = self.rules
+        form = move.form
+        rank = move.rank
+        spade3 = False
+        if top is not None:
+            if form != top.form:
+                return _R["wrong_form"]
+            if move.size != top.size:
+                return _R["wrong_count"]
+            if (
+                rules.spade3_return
+                and move.cards == SPADE_3
+                and top.form == SINGLE
+                and top.rank == JOKER_RANK
+            ):
+                spade3 = True
+            else:
+                lock = self.lock
+                if lock and move.suits & ~lock:
+                    return _R["suit_locked"]
+                if form == SEQUENCE:
+                    above_top = rules.sequence_beats == "above_top"
+                    if rev:
+                        if not move.high < (top.low if above_top else top.high):
+                            return _R["not_stronger"]
+                    elif not move.low > (top.high if above_top else top.low):
+                        return _R["not_stronger"]
+                else:
+                    new_strength = _strength(rank, rev)
+                    top_strength = _strength(top.rank, rev)
+                    if self.nlock and (
+                        rank == JOKER_RANK or new_strength != top_strength + 1
+                    ):
+                        return _R["number_locked"]
+                    if new_strength <= top_strength:
+                        return _R["not_stronger"]
+
+        # Accepted: work out the play's effects, all judged before any of them.
+        real = move.cards & REAL_MASK
+        size = move.size
+        if rules.eight_cut == "off":
+            cut = False
+        elif rules.eight_cut == "groups":
+            cut = form != SEQUENCE and rank == RANK_8
+        else:
+            cut = bool(real & _MASK_8)
+        if rules.jback == "off":
+            jb = False
+        elif rules.jback == "groups":
+            jb = form != SEQUENCE and rank == RANK_J
+        else:
+            jb = bool(real & _MASK_J)
+        revo = rules.revolution and (
+            (form == GROUP and size >= rules.revolution_group_min)
+            or (
+                form == SEQUENCE
+                and rules.revolution_sequence_min is not None
+                and size >= rules.revolution_sequence_min
+            )
+        )
+
+        new = self._copy()
+        new.history = (self.history, actor, move)
+        hand = self.hands[actor] - move.cards
+        hands = list(self.hands)
+        hands[actor] = hand
+        new.top = move
+        new.last = actor
+
+        # Suit lock and number lock, against the play this one beat.
+        if top is None:
+            new.streak = 1 if move.jokers == 0 else 0
+        else:
+            if move.jokers == 0 and top.jokers == 0 and move.suits == top.suits:
+                new.streak = self.streak + 1
+            else:
+                new.streak = 1 if move.jokers == 0 else 0
+            if rules.suit_lock and not self.lock and new.streak >= rules.suit_lock_after:
+                new.lock = move.suits
+            if (
+                rules.number_lock
+                and not self.nlock
+                and form != SEQUENCE
+                and rank != JOKER_RANK
+                and top.rank != JOKER_RANK
+                and _strength(rank, rev) == _strength(top.rank, rev) + 1
+            ):
+                new.nlock = True
+        if revo:
+            new.revolution = not self.revolution
+        if jb:
+            new.jback = not self.jback
+
+        # Going out.
+        if not hand:
+            bit = 1 << actor
+            new.active = self.active & ~bit
+            new.out = self.out + (actor,)
+            if self._illegal_finish(move, real, cut, spade3, revo):
+                new.penalised = self.penalised + (actor,)
+            elif not self.clean_out:
+                new.clean_out = True
+                prev = self.previous
+                if (
+                    rules.miyako_ochi
+                    and prev is not None
+                    and self.n >= 3
+                    and prev[0] != actor
+                    and (new.active >> prev[0]) & 1
+                ):
+                    # Miyako-ochi: the previous top drops out at once.
+                    dropped = prev[0]
+                    hands[dropped] = 0
+                    new.active &= ~(1 << dropped)
+                    new.out += (dropped,)
+                    new.penalised += (dropped,)
+        new.hands = tuple(hands)
+
+        if new.active.bit_count() <= 1:
+            new._finish()
+            return new
+        if cut or spade3:
+            new._clear(actor)
+            return new
+        if rules.pass_until_clear:
+            others = new.active & ~(1 << actor)
+            if self.passed & others == others:
+                # Everyone left has passed already: nobody can answer.
+                new._clear(actor)
+                return new
+        else:
+            new.passed = 0
+        new.to_act = new._next_to_act(actor)
+        return new
+
+    def _illegal_finish(self, move: Move, real: int, cut: bool, spade3: bool, revo: bool) -> bool:
+        rules = self.rules
+        ff = rules.ff_mask
+        if not ff:
+            return False
+        if rules.forbidden_finish_sequences_exempt and move.form == SEQUENCE:
+            return False
+        if ff & _FF_JOKER and move.jokers:
+            return True
+        if ff & _FF_LONE and not real:
+            return True
+        # The top rank is 2, or 3 during a revolution (the state before this
+        # play): seeds 002 and 003 say "2 (3 during a revolution)".
+        if ff & _FF_TOP and real & (_MASK_3 if self.revolution else _MASK_2):
+            return True
+        if ff & _FF_EIGHT and rules.eight_cut != "off" and real & _MASK_8:
+            return True
+        if ff & _FF_CUT and cut:
+            return True
+        if ff & _FF_S3 and spade3:
+            return True
+        return bool(ff & _FF_REVO and revo)
+
+    # -- the exchange -----------------------------------------------------------------
+
+    def give(self, seat: int, cards: int | str) -> Round | Refusal:
+        """Return cards in the exchange: ``seat`` gives back as many cards as
+        it received, any of its cards (received ones included)."""
+        if self.phase != EXCHANGE:
+            return _R["round_over"] if self.phase == OVER else _R["wrong_phase"]
+        if isinstance(cards, str):
+            cards = parse_cards(cards)
+        if not 0 <= seat < self.n:
+            return _R["not_your_turn"]
+        if not contains(self.hands[seat], cards):
+            return _R["not_in_hand"]
+        owed = self.owed[seat]
+        if owed == 0 or count(cards) != owed:
+            return _R["bad_exchange"]
+        receiver = self.partner[seat]
+        new = self._copy()
+        hands = list(self.hands)
+        hands[seat] -= cards
+        hands[receiver] += cards
+        new.hands = tuple(hands)
+        owed_list = list(self.owed)
+        owed_list[seat] = 0
+        new.owed = tuple(owed_list)
+        new.exchange = self.exchange + ((seat, receiver, cards, False),)
+        if not any(new.owed):
+            new.phase = PLAY
+            leader = self.first_leader
+            new.to_act = leader if (new.active >> leader) & 1 else new._next_active(leader)
+        return new
+
+    # -- convenience ------------------------------------------------------------------
+
+    def move(self, text: str, form: str | None = None) -> Move | Refusal:
+        """The move that ``text`` means for the player to act, read under the
+        current order (or a refusal saying why the cards make none)."""
+        if text.strip() == "pass":
+            return PASS
+        cards = parse_cards(text)
+        move = analyse(cards, _form_code(form), self.reversed, self.rules.sequence_min)
+        return move if move is not None else _R["not_a_combination"]
+
+    def walk(self) -> Iterator[Round]:  # pragma: no cover - debugging aid
+        yield self
+
+
+def _form_code(form: str | int | None) -> int | None:
+    if form is None or isinstance(form, int):
+        return form
+    try:
+        return FORMS[form]
+    except KeyError:
+        raise ValueError(f"unknown form {form!r}") from None
+
+
+def _seed_text(seed: int | str) -> str:
+    # A text seed: random.Random hashes it with SHA-512, the same on every
+    # platform and Python version.
+    return f"daifugo:{seed}"
+
+
+def _first_leader(hands: Sequence[int]) -> int:
+    for seat, hand in enumerate(hands):
+        if hand & DIAMOND_3:
+            return seat
+    # Nobody holds the diamond 3: the weakest card leads, ties C D H S (house).
+    for r in range(NUM_RANKS):
+        for suit in (3, 2, 1, 0):
+            bit = 1 << (4 * r + suit)
+            for seat, hand in enumerate(hands):
+                if hand & bit:
+                    return seat
+    return 0
+
+
+def strongest_cards(hand: int, k: int) -> int:
+    """The ``k`` strongest cards of a hand as the exchange takes them: jokers,
+    then 2 A K ...; between equal ranks S H D C.
+
+    >>> format_cards(strongest_cards(parse_cards("D2 S2 H2 C5"), 2))
+    'S2 H2'
+    >>> format_cards(strongest_cards(parse_cards("JK S4 C3"), 2))
+    'S4 JK'
+    """
+    taken = 0
+    jokers_held = hand >> JOKER_SHIFT
+    use = min(jokers_held, k)
+    taken += use * JOKER_UNIT
+    k -= use
+    r = NUM_RANKS - 1
+    while k and r >= 0:
+        for suit in range(4):
+            bit = 1 << (4 * r + suit)
+            if hand & bit:
+                taken |= bit
+                k -= 1
+                if not k:
+                    break
+        r -= 1
+    return taken
+
+
+def titles_for(result: Sequence[int]) -> tuple[str, ...]:
+    """Title per seat from the seats in finishing order."""
+    names = TITLES_BY_SIZE[len(result)]
+    titles = [""] * len(result)
+    for place, seat in enumerate(result):
+        titles[seat] = names[place]
+    return tuple(titles)
