@@ -8,12 +8,22 @@ Everything a client needs is importable from here::
     True
 """
 
+from .actions import Action, ActionError
 from .cards import CardError, card_codes, format_cards, parse_cards
+from .match import Match, RecordError
 from .moves import GROUP, PASS, SEQUENCE, SINGLE, Move, analyse
-from .rules import PRESET_NAMES, PRESET_PLAYERS, RuleSet, RulesError
+from .observation import Observation, observe, round_from_observation
+from .rules import PRESET_NAMES, PRESET_PLAYERS, RulesError, RuleSet
 from .state import REASONS, Refusal, Round, strongest_cards, titles_for
 
 __all__ = [
+    "Action",
+    "ActionError",
+    "Match",
+    "Observation",
+    "RecordError",
+    "observe",
+    "round_from_observation",
     "GROUP",
     "PASS",
     "PRESET_NAMES",

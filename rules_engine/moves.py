@@ -240,9 +240,7 @@ def analyse(cards: int, form: int | None, reversed_order: bool, sequence_min: in
     if form == SEQUENCE and seq is not None:
         low, high = seq
         # Only a sequence with spare jokers reads differently by order.
-        span_fixed = joker_count == 0 or (
-            (real >> (4 * low)) & 0xF and (real >> (4 * high)) & 0xF
-        )
+        span_fixed = joker_count == 0 or ((real >> (4 * low)) & 0xF and (real >> (4 * high)) & 0xF)
         return Move(
             cards, SEQUENCE, low, low, high, None if span_fixed else reversed_order, ambiguous
         )
@@ -298,8 +296,8 @@ _GROUP_TABLES = {True: _group_tables(True), False: _group_tables(False)}
 
 LONE_JOKER = Move(JOKER_UNIT, SINGLE, JOKER_RANK, JOKER_RANK, JOKER_RANK)
 DOUBLE_JOKER = Move(2 * JOKER_UNIT, GROUP, JOKER_RANK, JOKER_RANK, JOKER_RANK)
-#: Joker-only moves by size.
-JOKER_ONLY = (None, LONE_JOKER, DOUBLE_JOKER)
+#: Joker-only moves by size (index 0 unused).
+JOKER_ONLY: tuple[Move, ...] = (PASS, LONE_JOKER, DOUBLE_JOKER)
 
 
 def group_tables(

@@ -26,7 +26,7 @@ from typing import Any
 
 from .cards import SUITS, CardError, card_codes, format_cards, parse_cards
 from .moves import FORMS
-from .rules import RuleSet, RulesError
+from .rules import RulesError, RuleSet
 from .state import PHASE_NAMES, REASONS, Refusal, Round
 
 SCENARIO_KEYS = {"name", "rules", "hands", "leader", "revolution", "previous", "steps"}
@@ -250,7 +250,10 @@ def apply_step(r: Round, step: Mapping[str, Any]) -> tuple[Round, str | None]:
         if not isinstance(out, Refusal):
             return r, f"give {step['illegal_give']!r} was accepted, expected {step['reason']}"
         if out.reason != step["reason"]:
-            return r, f"give {step['illegal_give']!r} refused as {out.reason}, expected {step['reason']}"
+            return (
+                r,
+                f"give {step['illegal_give']!r} refused as {out.reason}, expected {step['reason']}",
+            )
         return r, None
     if "illegal" in step:
         out = r.apply(step["illegal"], seat=by, form=step.get("form"))

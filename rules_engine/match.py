@@ -1,0 +1,165 @@
+"""A match: 3, 5 or 7 rounds (or the one-round 1v1 game), points, the winner.
+
+A match is its rules, table size, number of rounds, seed and action log; its
+state is rebuilt by replaying the log (:meth:`Match.from_record`).
+
+>>> from rules_engine import RuleSet
+>>> m = Match.new(RuleSet.preset("standard"), players=4, rounds=3, seed=5)
+>>> m.round_no, m.scores
+(0, (0, 0, 0, 0))
+>>> Match.from_record(m.to_record()).round == m.round
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .actions import Action, ActionError
+from .rules import RulesError, RuleSet
+from .state import _R, Refusal, Round
+
+ROUND_COUNTS = (1, 3, 5, 7)
+
+
+class RecordError(ValueError):
+    """A stored game that cannot be replayed."""
+
+
+class Match:
+    """Immutable; :meth:`apply` returns a new match or a :class:`Refusal`."""
+
+    __slots__ = ("rules", "players", "rounds", "seed", "round_no", "round", "results", "log")
+
+    rules: RuleSet
+    players: int
+    rounds: int
+    seed: int | str
+    round_no: int
+    round: Round
+    results: tuple[tuple[int, ...], ...]
+    log: tuple[Action, ...]
+
+    @classmethod
+    def new(cls, rules: RuleSet, players: int, rounds: int, seed: int | str) -> Match:
+        if rounds not in ROUND_COUNTS:
+            raise ValueError("a match has 1, 3, 5 or 7 rounds")
+        m = cls.__new__(cls)
+        m.rules = rules
+        m.players = players
+        m.rounds = rounds
+        m.seed = seed
+        m.round_no = 0
+        m.results = ()
+        m.log = ()
+        m.round = Round.deal(rules, players, f"{seed}:0")
+        return m
+
+    def _copy(self) -> Match:
+        m = Match.__new__(Match)
+        for name in Match.__slots__:
+            setattr(m, name, getattr(self, name))
+        return m
+
+    # -- reading -----------------------------------------------------------------
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Points so far: n-1 for first place down to 0 for last, per round."""
+        scores = [0] * self.players
+        for result in self.results:
+            for place, seat in enumerate(result):
+                scores[seat] += self.players - 1 - place
+        return tuple(scores)
+
+    @property
+    def round_over(self) -> bool:
+        return self.round.over
+
+    @property
+    def over(self) -> bool:
+        return len(self.results) == self.rounds
+
+    def standings(self) -> list[int]:
+        """Seats from best to worst: most points, ties to the better place in
+        the last round played."""
+        scores = self.scores
+        last = self.results[-1] if self.results else tuple(range(self.players))
+        return sorted(range(self.players), key=lambda s: (-scores[s], last.index(s)))
+
+    @property
+    def winner(self) -> int | None:
+        return self.standings()[0] if self.over else None
+
+    # -- acting ------------------------------------------------------------------
+
+    def apply(self, action: Action) -> Match | Refusal:
+        """Apply one action; refusals carry the engine's reason codes."""
+        kind = action.kind
+        if kind == "next":
+            if not self.round.over:
+                return _R["wrong_phase"]
+            if self.over:
+                return _R["round_over"]
+            return self._next_round(action)
+        if self.round.over:
+            return _R["round_over"]
+        seat = action.seat
+        if seat is None or not 0 <= seat < self.players:
+            return _R["not_your_turn"]
+        if kind == "give":
+            assert action.cards is not None
+            out = self.round.give(seat, action.cards)
+        elif kind == "pass":
+            out = self.round.apply("pass", seat=seat)
+        else:
+            assert action.cards is not None
+            out = self.round.apply(action.cards, seat=seat, form=action.form)
+        if isinstance(out, Refusal):
+            return out
+        m = self._copy()
+        m.round = out
+        m.log = self.log + (action,)
+        if out.over:
+            assert out.result is not None
+            m.results = self.results + (out.result,)
+        return m
+
+    def _next_round(self, action: Action) -> Match:
+        m = self._copy()
+        m.round_no = self.round_no + 1
+        previous = self.results[-1] if self.players >= 3 else None
+        m.round = Round.deal(
+            self.rules, self.players, f"{self.seed}:{m.round_no}", previous=previous
+        )
+        m.log = self.log + (action,)
+        return m
+
+    # -- records -----------------------------------------------------------------
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules.to_json(),
+            "players": self.players,
+            "rounds": self.rounds,
+            "seed": self.seed,
+            "actions": [a.to_json() for a in self.log],
+        }
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> Match:
+        """Replay a stored game through the engine."""
+        try:
+            rules = RuleSet.from_json(record["rules"])
+            m = cls.new(rules, int(record["players"]), int(record["rounds"]), record["seed"])
+            for i, data in enumerate(record.get("actions", [])):
+                out = m.apply(Action.from_json(data))
+                if isinstance(out, Refusal):
+                    raise RecordError(f"action {i} refused on replay: {out.reason}")
+                m = out
+        except (KeyError, TypeError, ValueError, RulesError, ActionError) as exc:
+            if isinstance(exc, RecordError):
+                raise
+            raise RecordError(f"bad game record: {exc}") from None
+        return m

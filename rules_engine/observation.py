@@ -1,0 +1,214 @@
+"""What one seat may see (RULES.md section 7), as a value.
+
+An :class:`Observation` holds the seat's own hand, every public play and
+pass of the round, each player's card count, the field and its locks, who is
+out, the titles and the cards this seat gave and got in the exchange. It holds
+no other hand and not the face-down cards: the computer players and the web
+layer get nothing else, so nothing else can leak.
+
+>>> from rules_engine import RuleSet, Round
+>>> r = Round.start(RuleSet.preset("basic"), ["S3 H3", "HK C7", "D6 JK"], leader=0)
+>>> obs = observe(r, 1)
+>>> obs.hand_text, obs.counts, obs.to_act
+('C7 HK', (2, 2, 2), 0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import REAL_MASK, format_cards, full_deck
+from .moves import Move
+from .rules import RuleSet
+from .state import PHASE_NAMES, PLAY, Round, titles_for
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    seat: int
+    rules: RuleSet
+    players: int
+    phase: str
+    to_act: int | None
+    hand: int
+    counts: tuple[int, ...]
+    field: Move | None
+    field_seat: int | None
+    passed: tuple[int, ...]
+    revolution: bool
+    jback: bool
+    lock: int
+    number_lock: bool
+    streak: int
+    out: tuple[int, ...]
+    penalised: tuple[int, ...]
+    history: tuple[tuple[int, Move], ...]
+    previous: tuple[int, ...] | None
+    gave: int
+    got: int
+    owe: int
+    partner: int | None
+    result: tuple[int, ...] | None
+    legal: tuple[Move, ...]
+    first_leader: int
+
+    @property
+    def hand_text(self) -> str:
+        return format_cards(self.hand)
+
+    @property
+    def my_turn(self) -> bool:
+        return self.to_act == self.seat
+
+    @property
+    def previous_titles(self) -> tuple[str, ...] | None:
+        """Titles from the previous round (public), if there was one."""
+        if self.previous is None:
+            return None
+        return titles_for(self.previous)
+
+    @property
+    def titles(self) -> tuple[str, ...] | None:
+        """This round's titles once it is over."""
+        return titles_for(self.result) if self.result is not None else None
+
+    def played(self) -> int:
+        """Every card played so far this round (public)."""
+        cards = 0
+        for _, move in self.history:
+            cards += move.cards
+        return cards
+
+    def unseen(self) -> int:
+        """Cards this seat cannot see: the other hands, the face-down cards and
+        any hand discarded by miyako-ochi, together."""
+        deck = full_deck(self.rules.jokers)
+        seen = self.hand + self.played()
+        real = deck & REAL_MASK & ~(seen & REAL_MASK)
+        jokers = self.rules.jokers - (seen >> 52)
+        return real | (jokers << 52)
+
+    def known_cards(self) -> dict[int, int]:
+        """Cards this seat knows to be in another hand: what it gave in the
+        exchange and has not seen played since."""
+        if not self.gave or self.partner is None:
+            return {}
+        still = self.gave & ~self.played() & REAL_MASK
+        jokers = max(0, (self.gave >> 52) - (self.played() >> 52))
+        # A joker given and then a joker played by anyone: we cannot tell which,
+        # so only count jokers the partner must still hold if none was played.
+        if jokers and (self.played() >> 52) > 0:
+            jokers = 0
+        cards = still | (jokers << 52)
+        return {self.partner: cards} if cards else {}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "rules": self.rules.to_json(),
+            "players": self.players,
+            "phase": self.phase,
+            "to_act": self.to_act,
+            "hand": self.hand_text,
+            "counts": list(self.counts),
+            "field": str(self.field) if self.field is not None else None,
+            "field_seat": self.field_seat,
+            "passed": list(self.passed),
+            "revolution": self.revolution,
+            "jback": self.jback,
+            "lock": self.lock,
+            "number_lock": self.number_lock,
+            "out": list(self.out),
+            "penalised": list(self.penalised),
+            "history": [[seat, str(move)] for seat, move in self.history],
+            "previous": list(self.previous) if self.previous is not None else None,
+            "gave": format_cards(self.gave),
+            "got": format_cards(self.got),
+            "owe": self.owe,
+            "result": list(self.result) if self.result is not None else None,
+            "legal": [str(m) for m in self.legal],
+        }
+
+
+def observe(r: Round, seat: int) -> Observation:
+    """The observation of ``seat`` in round ``r``."""
+    gave = got = 0
+    for giver, receiver, cards, _auto in r.exchange:
+        if giver == seat:
+            gave += cards
+        if receiver == seat:
+            got += cards
+    partner = r.partner[seat]
+    return Observation(
+        seat=seat,
+        rules=r.rules,
+        players=r.n,
+        phase=PHASE_NAMES[r.phase],
+        to_act=r.to_act if r.to_act >= 0 else None,
+        hand=r.hands[seat],
+        counts=r.counts(),
+        field=r.top,
+        field_seat=r.last if r.last >= 0 else None,
+        passed=tuple(s for s in range(r.n) if (r.passed >> s) & 1),
+        revolution=r.revolution,
+        jback=r.jback,
+        lock=r.lock,
+        number_lock=r.nlock,
+        streak=r.streak,
+        out=r.out,
+        penalised=r.penalised,
+        history=tuple(r.actions()),
+        previous=r.previous,
+        gave=gave,
+        got=got,
+        owe=r.owed[seat],
+        partner=partner if partner >= 0 else None,
+        result=r.result,
+        legal=tuple(r.legal_moves()) if r.phase == PLAY and r.to_act == seat else (),
+        first_leader=r.first_leader,
+    )
+
+
+def round_from_observation(obs: Observation, hands: list[int]) -> Round:
+    """A full round consistent with ``obs``, given a guess of every hand.
+
+    The computer players use it to search sampled worlds: ``hands[obs.seat]``
+    must be the seat's own hand, the others of the observed counts.
+    """
+    if hands[obs.seat] != obs.hand:
+        raise ValueError("the observing seat's hand must be its own")
+    r = Round.__new__(Round)
+    r.rules = obs.rules
+    r.n = obs.players
+    r.hands = tuple(hands)
+    r.phase = PHASE_NAMES.index(obs.phase)
+    r.to_act = obs.to_act if obs.to_act is not None else -1
+    r.top = obs.field
+    r.last = obs.field_seat if obs.field_seat is not None else -1
+    r.passed = sum(1 << s for s in obs.passed)
+    r.revolution = obs.revolution
+    r.jback = obs.jback
+    r.lock = obs.lock
+    r.streak = obs.streak
+    r.nlock = obs.number_lock
+    r.out = obs.out
+    r.penalised = obs.penalised
+    r.active = sum(1 << s for s in range(obs.players) if hands[s])
+    r.previous = obs.previous
+    r.clean_out = any(s not in obs.penalised for s in obs.out)
+    r.owed = tuple(obs.owe if s == obs.seat else 0 for s in range(obs.players))
+    partner = [-1] * obs.players
+    if obs.partner is not None:
+        partner[obs.seat] = obs.partner
+        partner[obs.partner] = obs.seat
+    r.partner = tuple(partner)
+    r.exchange = ()
+    r.first_leader = obs.first_leader
+    node: Any = None
+    for seat, move in obs.history:
+        node = (node, seat, move)
+    r.history = node
+    r.facedown = 0
+    r.result = obs.result
+    return r
