@@ -1,0 +1,161 @@
+"""Exact endgame search with every hand known.
+
+The question the solver answers is the puzzle's: *can ``hero`` make sure of
+finishing in place ``k`` or better (0 = first), whatever everybody else does?*
+Everybody else is treated as one opponent playing against the hero (the
+"paranoid" assumption), which is exactly "against every defence". The search
+is an AND/OR tree over :meth:`Round.legal_moves` and :meth:`Round.apply`,
+memoised on the position, with a node budget so that a question too big to
+answer says so instead of running forever.
+
+>>> from rules_engine import RuleSet, Round
+>>> r = Round.start(RuleSet.preset("basic"), ["S2 S3", "HK", "D4"], leader=0)
+>>> sol = solve(r, hero=0)
+>>> sol.proven, [str(m) for m in sol.winning_moves]
+(True, ['S2'])
+>>> sol.unique
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+
+from .moves import Move
+from .state import Refusal, Round
+
+DEFAULT_NODE_LIMIT = 2_000_000
+
+
+class SolverLimit(Exception):
+    """The search needed more nodes than it was allowed."""
+
+
+@dataclass
+class Solution:
+    """``proven``: the hero can force place ``place`` or better.
+    ``winning_moves``: every first move that forces it (empty when not proven).
+    ``nodes``: positions searched."""
+
+    proven: bool
+    place: int
+    winning_moves: list[Move] = field(default_factory=list)
+    nodes: int = 0
+
+    @property
+    def unique(self) -> bool:
+        return len(self.winning_moves) == 1
+
+
+def _key(r: Round) -> Hashable:
+    top = r.top
+    return (
+        r.hands,
+        r.to_act,
+        (top.cards, top.form, top.low) if top is not None else None,
+        r.last,
+        r.passed,
+        r.revolution,
+        r.jback,
+        r.lock,
+        r.streak,
+        r.nlock,
+        r.out,
+        r.penalised,
+    )
+
+
+def hero_place(r: Round, hero: int) -> int | None:
+    """The hero's final place if it is already decided, else ``None``."""
+    if r.result is not None:
+        return r.result.index(hero)
+    if hero in r.penalised:
+        # Penalised players fill the bottom, the first penalised last.
+        return r.n - 1 - r.penalised.index(hero)
+    if hero in r.out:
+        return sum(1 for s in r.out[: r.out.index(hero)] if s not in r.penalised)
+    return None
+
+
+class _Search:
+    def __init__(self, hero: int, place: int, node_limit: int) -> None:
+        self.hero = hero
+        self.place = place
+        self.node_limit = node_limit
+        self.nodes = 0
+        self.memo: dict[Hashable, bool] = {}
+
+    def wins(self, r: Round) -> bool:
+        decided = hero_place(r, self.hero)
+        if decided is not None:
+            return decided <= self.place
+        # Others who went out cleanly are above the hero for good.
+        clean_above = sum(1 for s in r.out if s not in r.penalised)
+        if clean_above > self.place:
+            return False
+        key = _key(r)
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        self.nodes += 1
+        if self.nodes > self.node_limit:
+            raise SolverLimit(f"more than {self.node_limit} positions")
+        moves = r.legal_moves()
+        # Plays that empty a hand first, bigger plays before smaller: the
+        # decisive lines come early and cut the search.
+        moves.sort(key=lambda m: -m.size)
+        if r.to_act == self.hero:
+            result = False
+            for move in moves:
+                nxt = r.apply(move)
+                assert not isinstance(nxt, Refusal)
+                if self.wins(nxt):
+                    result = True
+                    break
+        else:
+            result = True
+            for move in moves:
+                nxt = r.apply(move)
+                assert not isinstance(nxt, Refusal)
+                if not self.wins(nxt):
+                    result = False
+                    break
+        self.memo[key] = result
+        return result
+
+
+def solve(
+    r: Round,
+    hero: int,
+    place: int = 0,
+    node_limit: int = DEFAULT_NODE_LIMIT,
+    all_moves: bool = True,
+) -> Solution:
+    """Can ``hero`` force finishing in ``place`` or better from ``r``?
+
+    When the hero is to act, ``winning_moves`` lists every first move that
+    forces it (``all_moves=False`` stops at the first). Raises
+    :class:`SolverLimit` when the position is too big for ``node_limit``.
+    """
+    search = _Search(hero, place, node_limit)
+    if r.phase != 1 or r.to_act != hero:
+        proven = search.wins(r)
+        return Solution(proven, place, [], search.nodes)
+    winning: list[Move] = []
+    for move in r.legal_moves():
+        nxt = r.apply(move)
+        assert not isinstance(nxt, Refusal)
+        if search.wins(nxt):
+            winning.append(move)
+            if not all_moves:
+                break
+    return Solution(bool(winning), place, winning, search.nodes)
+
+
+def best_place(r: Round, hero: int, node_limit: int = DEFAULT_NODE_LIMIT) -> int:
+    """The best place the hero can force (0 = first), against every defence."""
+    for place in range(r.n):
+        if solve(r, hero, place, node_limit, all_moves=False).proven:
+            return place
+    return r.n - 1  # pragma: no cover - the last place is always reachable
