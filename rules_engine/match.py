@@ -27,6 +27,17 @@ class RecordError(ValueError):
     """A stored game that cannot be replayed."""
 
 
+def _apply_to_round(r: Round, action: Action) -> Round | Refusal:
+    seat = action.seat
+    if action.kind == "give":
+        assert action.cards is not None and seat is not None
+        return r.give(seat, action.cards)
+    if action.kind == "pass":
+        return r.apply("pass", seat=seat)
+    assert action.cards is not None
+    return r.apply(action.cards, seat=seat, form=action.form)
+
+
 class Match:
     """Immutable; :meth:`apply` returns a new match or a :class:`Refusal`."""
 
@@ -53,8 +64,34 @@ class Match:
         m.round_no = 0
         m.results = ()
         m.log = ()
-        m.round = Round.deal(rules, players, f"{seed}:0")
+        m.round = m.deal_round(0)
         return m
+
+    def deal_round(self, round_no: int) -> Round:
+        """Round ``round_no`` as dealt (after the exchange's automatic gifts)."""
+        previous = None
+        if round_no > 0 and self.players >= 3:
+            previous = self.results[round_no - 1]
+        return Round.deal(self.rules, self.players, f"{self.seed}:{round_no}", previous=previous)
+
+    def round_log(self) -> tuple[Action, ...]:
+        """The actions of the current round (everything after the last ``next``)."""
+        log = self.log
+        for i in range(len(log) - 1, -1, -1):
+            if log[i].kind == "next":
+                return log[i + 1 :]
+        return log
+
+    def replay_round(self) -> list[tuple[Action, Round, Round]]:
+        """Each action of the current round with the round before and after it."""
+        r = self.deal_round(self.round_no)
+        steps: list[tuple[Action, Round, Round]] = []
+        for action in self.round_log():
+            out = _apply_to_round(r, action)
+            assert not isinstance(out, Refusal), "a stored action no longer applies"
+            steps.append((action, r, out))
+            r = out
+        return steps
 
     def _copy(self) -> Match:
         m = Match.__new__(Match)
@@ -105,17 +142,9 @@ class Match:
             return self._next_round(action)
         if self.round.over:
             return _R["round_over"]
-        seat = action.seat
-        if seat is None or not 0 <= seat < self.players:
+        if action.seat is None or not 0 <= action.seat < self.players:
             return _R["not_your_turn"]
-        if kind == "give":
-            assert action.cards is not None
-            out = self.round.give(seat, action.cards)
-        elif kind == "pass":
-            out = self.round.apply("pass", seat=seat)
-        else:
-            assert action.cards is not None
-            out = self.round.apply(action.cards, seat=seat, form=action.form)
+        out = _apply_to_round(self.round, action)
         if isinstance(out, Refusal):
             return out
         m = self._copy()
