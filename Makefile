@@ -1,0 +1,78 @@
+# Two commands for everything:
+#   make run    set up (venv, install, migrate, content, translations, static) and serve
+#   make test   the same set-up, then lint, type-check, engine scenarios and the tests
+# Both are idempotent: a second run only redoes what changed.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+# Installs are keyed to pyproject.toml: edit it and the next make reinstalls.
+INSTALL_STAMP := $(VENV)/.installed
+
+HOST ?= 127.0.0.1
+PORT ?= 8000
+DEV_SETTINGS := daifugo_site.settings.dev
+MANAGE := DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(PY) manage.py
+
+.PHONY: run test setup install migrate load-content messages static \
+        lint typecheck scenarios pytest browser-tests makemessages clean
+
+run: setup
+	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/daphne -b $(HOST) -p $(PORT) daifugo_site.asgi:application
+
+test: setup lint typecheck scenarios pytest browser-tests
+
+setup: install migrate load-content messages static
+
+install: $(INSTALL_STAMP)
+
+$(INSTALL_STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $@
+
+migrate: install
+	$(MANAGE) migrate --noinput --verbosity 0
+
+# Each app's AppConfig.load_site_content (see daifugo_site/pages/management/commands/).
+load-content: migrate
+	$(MANAGE) load_site_content
+
+# Pure-Python .po -> .mo (no GNU gettext needed); only stale catalogues are rewritten.
+messages: install
+	$(MANAGE) compile_translations
+
+static: install
+	$(MANAGE) collectstatic --noinput --verbosity 0
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+# Files come from [tool.mypy] in pyproject.toml: rules_engine only, strict.
+typecheck: install
+	$(BIN)/mypy
+
+# The engine's conformance runner over the shared suite and the project's own scenarios.
+scenarios: install
+	$(PY) -m rules_engine scenarios ../shared/scenarios scenarios
+
+pytest: setup
+	$(BIN)/pytest
+
+# A separate pytest process: Playwright's sync API leaves an event loop marked running,
+# which breaks async tests that run after it in the same process (STACK.md trap 6).
+browser-tests: setup
+	$(BIN)/pytest -m browser
+
+# Author tool, not part of set-up: extract new strings into locale/*/django.po.
+# Needs GNU gettext (apt-get install gettext). Then translate the empty msgstr entries.
+makemessages: install
+	$(MANAGE) makemessages -l zh_Hans -l ja --no-obsolete --add-location file \
+		-i staticfiles -i tests
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	find locale -name '*.mo' -delete
