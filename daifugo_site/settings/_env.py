@@ -1,0 +1,65 @@
+"""Reading deployment choices from environment variables.
+
+Kept apart from the settings modules so the parsing is plain functions that tests call
+directly, and so settings files stay declarative.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+
+def env_list(name: str, default: str = "") -> list[str]:
+    """A comma-separated environment variable as a list, blanks dropped."""
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def database_from_url(url: str) -> dict[str, Any]:
+    """Django DATABASES["default"] from a DATABASE_URL.
+
+    Supports ``postgres://`` / ``postgresql://`` (psycopg 3, from the ``prod`` extra) and
+    ``sqlite:///relative.db`` / ``sqlite:////absolute/path.db``. Parsed here rather than with
+    a library: the two schemes the project uses fit in a few lines and need no dependency.
+    """
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    if scheme == "sqlite":
+        # sqlite:///name.db -> path "/name.db" -> "name.db"; sqlite:////abs -> "//abs" -> "/abs"
+        path = unquote(parts.path[1:]) if parts.path.startswith("/") else unquote(parts.path)
+        if not path:
+            raise ValueError("DATABASE_URL sqlite:/// needs a file path")
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": Path(path)}
+    if scheme in {"postgres", "postgresql", "pgsql"}:
+        options = dict(parse_qsl(parts.query))
+        return {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": unquote(parts.path.lstrip("/")),
+            "USER": unquote(parts.username or ""),
+            "PASSWORD": unquote(parts.password or ""),
+            "HOST": unquote(parts.hostname or ""),
+            "PORT": str(parts.port or ""),
+            "OPTIONS": options,
+            # Under ASGI each request may run in a different thread: persistent
+            # connections would pile up, one per thread, so close them per request.
+            "CONN_MAX_AGE": 0,
+        }
+    raise ValueError(f"Unsupported DATABASE_URL scheme {parts.scheme!r}: use postgres or sqlite")
+
+
+def channel_layers(redis_url: str | None) -> dict[str, Any]:
+    """CHANNEL_LAYERS: Redis when REDIS_URL is set, else in-process memory.
+
+    The in-memory layer only reaches consumers in the same process: fine for one daphne,
+    wrong for several workers, which is what REDIS_URL is for.
+    """
+    if redis_url:
+        return {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {"hosts": [redis_url]},
+            }
+        }
+    return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

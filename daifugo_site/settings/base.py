@@ -1,0 +1,152 @@
+"""Settings shared by every environment.
+
+dev.py, test.py and prod.py import everything from here and change only what differs, the
+way djangoproject.com splits its settings. Nothing here is secret: secrets come from the
+environment, and only prod.py insists on them.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ._env import channel_layers, database_from_url, env_list
+
+# The repository root: manage.py, templates/, locale/ and static/ live here.
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+
+# Safe defaults: each environment turns on what it needs.
+DEBUG = False
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS")
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+
+INSTALLED_APPS = [
+    # First, so that `manage.py runserver` is daphne's ASGI server (WebSockets included).
+    "daphne",
+    # Before the admin, so the admin's forms get the per-language fields it registers.
+    "modeltranslation",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "channels",
+    "django_htmx",
+    # SimpleAppConfig: we set up the partials loader ourselves in TEMPLATES below instead of
+    # letting the app rewrite TEMPLATES at start-up, so what runs is what this file says.
+    "template_partials.apps.SimpleAppConfig",
+    # The site's own apps.
+    "daifugo_site.ui",
+    "daifugo_site.pages",
+    "tutorials",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    # Right after SecurityMiddleware, as whitenoise asks: static files skip the rest.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    # After sessions, before CommonMiddleware (which may redirect using the language).
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # request.htmx for views that answer htmx requests with a fragment.
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "daifugo_site.urls"
+# The ASGI application serves HTTP and WebSockets; there is no WSGI entry point.
+ASGI_APPLICATION = "daifugo_site.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        # Site-wide templates (base layout, components) live in the repository's templates/.
+        "DIRS": [BASE_DIR / "templates"],
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+            # template_partials' loader wraps the cached loader so "page.html#fragment"
+            # names work; htmx views render a fragment of the page that holds it.
+            "loaders": [
+                (
+                    "template_partials.loader.Loader",
+                    [
+                        (
+                            "django.template.loaders.cached.Loader",
+                            [
+                                "django.template.loaders.filesystem.Loader",
+                                "django.template.loaders.app_directories.Loader",
+                            ],
+                        )
+                    ],
+                )
+            ],
+        },
+    }
+]
+
+# SQLite next to the code unless DATABASE_URL points at PostgreSQL (see README).
+DATABASES = {
+    "default": (
+        database_from_url(os.environ["DATABASE_URL"])
+        if os.environ.get("DATABASE_URL")
+        else {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}
+    )
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# In-memory channel layer for one process; REDIS_URL for several workers.
+CHANNEL_LAYERS = channel_layers(os.environ.get("REDIS_URL"))
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# --- Languages ---------------------------------------------------------------------------
+# Simplified Chinese first: it is the default and the fallback for untranslated strings.
+# Language names are written in their own language (not translated) so that a reader of
+# either language finds theirs in the switcher.
+LANGUAGE_CODE = "zh-hans"
+LANGUAGES = [
+    ("zh-hans", "简体中文"),
+    ("ja", "日本語"),
+]
+USE_I18N = True
+# One catalogue for the whole site; folders are named by locale (zh_Hans), not language.
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# modeltranslation: fields are title_zh_hans and title_ja; fall back to Chinese.
+MODELTRANSLATION_DEFAULT_LANGUAGE = "zh-hans"
+MODELTRANSLATION_FALLBACK_LANGUAGES = ("zh-hans",)
+
+TIME_ZONE = "UTC"
+USE_TZ = True
+
+# --- Static files ------------------------------------------------------------------------
+# daphne does not serve /static/: whitenoise does, in every environment.
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": "INFO"},
+}

@@ -1,0 +1,21 @@
+"""Local development: `make run` serves these with daphne on 127.0.0.1:8000."""
+
+from __future__ import annotations
+
+import os
+
+from .base import *  # noqa: F403
+from .base import STORAGES
+
+DEBUG = True
+# A fixed key is fine on a developer's machine; prod.py refuses to start without a real one.
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or "django-insecure-dev-only-not-for-production"
+# Browsers reach the dev server under either name; the WebSocket origin check uses this list.
+ALLOWED_HOSTS = ["127.0.0.1", "localhost", "[::1]"]
+
+# No hashed file names in development: whitenoise serves straight from the finders
+# (WHITENOISE_USE_FINDERS follows DEBUG), so edits to CSS show up without collectstatic.
+STORAGES = {
+    **STORAGES,
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}

@@ -1,0 +1,27 @@
+"""Settings for pytest (pyproject.toml names this module) and the browser tests' daphne."""
+
+from __future__ import annotations
+
+from ._env import channel_layers
+from .base import *  # noqa: F403
+from .base import STORAGES
+
+# DEBUG stays False, as in production: tests see the pages users see.
+SECRET_KEY = "django-insecure-test-only-not-for-production"
+# "testserver" is Django's test client; the others are the browser tests' daphne.
+ALLOWED_HOSTS = ["testserver", "127.0.0.1", "localhost"]
+
+# Always the in-process layer, whatever REDIS_URL says: tests must not depend on a server
+# they did not start. A test that wants Redis overrides CHANNEL_LAYERS itself.
+CHANNEL_LAYERS = channel_layers(None)
+
+# Plain storage: tests render {% static %} without a collectstatic manifest, and the
+# browser tests' daphne serves static files from the finders through whitenoise.
+STORAGES = {
+    **STORAGES,
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = True
+
+# Hashing passwords slowly is a security feature, not something to test 1000 times.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,22 @@
+"""HTTP routes. WebSocket routes are in daifugo_site/routing.py (served by asgi.py).
+
+Every page lives under a language prefix (/zh-hans/…, /ja/…, the default language too), so
+each URL names its language and the two versions of a page link to each other. Admin and
+the bare ``/`` stay outside: ``/`` picks the reader's language and redirects.
+"""
+
+from django.conf.urls.i18n import i18n_patterns
+from django.contrib import admin
+from django.urls import include, path
+
+from daifugo_site.pages import views as pages_views
+
+urlpatterns = [
+    path("", pages_views.root_redirect, name="root"),
+    path("admin/", admin.site.urls),
+]
+
+urlpatterns += i18n_patterns(
+    path("", include("daifugo_site.pages.urls")),
+    prefix_default_language=True,
+)
