@@ -1,0 +1,120 @@
+"""The card component: ``{% load cards %}``.
+
+Usage::
+
+    {% card "S3" %}                  a card: <span role="img" aria-label="黑桃 3" data-card="S3">
+    {% card "HT" as_button=True %}   a toggle: <button data-card="HT" aria-pressed="false">
+    {% card code as_button=True pressed=True %}
+    {% cards "S7 H7 JK" %}           a row (<ul class="cards">): a string of codes or a list
+    {% cards hand as_button=True label=hand_label %}
+    {{ "HT"|card_name }}             "红心 10" / "ハートの10": the accessible name as text
+
+Codes: suit ``S H D C`` then rank ``3 4 5 6 7 8 9 T J Q K A 2`` (``T`` is 10), or ``JK``.
+An unknown code raises ``TemplateSyntaxError``: a page must never show a made-up card.
+
+The parsing is deliberately tiny and local: ``rules_engine`` has its own parser and must not
+depend on Django, and the UI only needs to draw a code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django import template
+from django.utils.translation import gettext, pgettext
+
+register = template.Library()
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RANKS = ("3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2")
+JOKER = "JK"
+
+
+@dataclass(frozen=True)
+class CardView:
+    code: str
+    symbol: str  # "♠", or "" for a joker
+    rank: str  # what is printed: "10" for T, "" for a joker
+    colour: str  # "red", "black" or "joker": the CSS modifier
+    name: str  # accessible name in the active language
+
+    @property
+    def is_joker(self) -> bool:
+        return self.code == JOKER
+
+
+def _suit_name(suit: str) -> str:
+    # Whole words per suit (no string building), so each language names them its own way.
+    return {
+        "S": pgettext("card suit", "Spades"),
+        "H": pgettext("card suit", "Hearts"),
+        "D": pgettext("card suit", "Diamonds"),
+        "C": pgettext("card suit", "Clubs"),
+    }[suit]
+
+
+def _rank_name(rank: str) -> str:
+    named = {
+        "T": "10",
+        "J": pgettext("card rank", "Jack"),
+        "Q": pgettext("card rank", "Queen"),
+        "K": pgettext("card rank", "King"),
+        "A": pgettext("card rank", "Ace"),
+    }
+    return named.get(rank, rank)
+
+
+def parse_card(code: object) -> CardView:
+    """The view of one card code, or TemplateSyntaxError naming the bad code."""
+    if code == JOKER:
+        return CardView(JOKER, "", "", "joker", pgettext("card", "Joker"))
+    if not isinstance(code, str) or len(code) != 2 or code[0] not in SUIT_SYMBOLS:
+        raise template.TemplateSyntaxError(_bad_code(code))
+    suit, rank = code[0], code[1]
+    if rank not in RANKS:
+        raise template.TemplateSyntaxError(_bad_code(code))
+    # Translators: a card's accessible name; e.g. "Spades 3", "Hearts Queen". Reorder or
+    # add particles as the language needs (Japanese: "スペードの3").
+    name = gettext("%(suit)s %(rank)s") % {"suit": _suit_name(suit), "rank": _rank_name(rank)}
+    return CardView(
+        code=code,
+        symbol=SUIT_SYMBOLS[suit],
+        rank="10" if rank == "T" else rank,
+        colour="red" if suit in "HD" else "black",
+        name=name,
+    )
+
+
+def _bad_code(code: object) -> str:
+    return (
+        f"Unknown card code {code!r}: expected a suit S, H, D or C followed by a rank "
+        f"3-9, T, J, Q, K, A or 2 (e.g. 'S3', 'HT'), or 'JK' for a joker."
+    )
+
+
+def _codes(codes: str | Iterable[str]) -> list[str]:
+    if isinstance(codes, str):
+        return codes.split()
+    return list(codes)
+
+
+@register.inclusion_tag("components/_card.html")
+def card(code: str, as_button: bool = False, pressed: bool = False) -> dict[str, object]:
+    return {"card": parse_card(code), "as_button": as_button, "pressed": pressed}
+
+
+@register.inclusion_tag("components/_cards.html")
+def cards(
+    codes: str | Iterable[str], as_button: bool = False, label: str = ""
+) -> dict[str, object]:
+    return {
+        "cards": [parse_card(code) for code in _codes(codes)],
+        "as_button": as_button,
+        "label": label,
+    }
+
+
+@register.filter
+def card_name(code: str) -> str:
+    return parse_card(code).name
