@@ -1,0 +1,202 @@
+"""Reusable real-browser fixtures: a daphne server subprocess and headless Chromium.
+
+Use them from any test module under tests/browser/ (those tests run in their own pytest
+process, ``pytest -m browser``; see tests/conftest.py):
+
+- ``daphne_server`` (session): the whole site served by daphne on a free port, test
+  settings (DEBUG off, static files through whitenoise), a migrated temporary SQLite file
+  with site content loaded. ``.url`` is the base URL (``http://127.0.0.1:PORT``);
+  ``.manage("load_site_content")`` runs a management command against the same database.
+- ``browser`` (session): Playwright's Chromium, the system one at /usr/bin/chromium.
+- ``new_page`` (function): ``new_page(locale="ja-JP")`` opens a page in a fresh context
+  (own cookies) whose Accept-Language follows ``locale``; all are closed after the test.
+  Pages collect JavaScript errors and failed requests: ``page_problems(page)``.
+- ``page`` (function): ``new_page()`` in Chinese (zh-CN).
+
+Without Chromium the browser tests skip, saying how to install it.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+INSTALL_HINT = "Chromium not found at /usr/bin/chromium: apt-get install -y chromium fonts-noto-cjk"
+# Headless, no sandbox (root in CI), and nothing that phones home (STACK.md trap 7).
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+SERVER_START_TIMEOUT = 30.0
+
+
+@dataclass
+class DaphneServer:
+    url: str
+    env: dict[str, str]
+    log_path: Path
+
+    def manage(self, *args: str) -> subprocess.CompletedProcess[str]:
+        """Run ``manage.py *args`` with the server's settings and database."""
+        return subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=BASE_DIR,
+            env=self.env,
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _wait_until_serving(url: str, process: subprocess.Popen[bytes], server: DaphneServer) -> None:
+    deadline = time.monotonic() + SERVER_START_TIMEOUT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"daphne exited with {process.returncode}:\n{server.log()}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.2)
+    pytest.fail(f"daphne did not answer {url} within {SERVER_START_TIMEOUT}s:\n{server.log()}")
+
+
+@pytest.fixture(scope="session")
+def daphne_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DaphneServer]:
+    workdir = tmp_path_factory.mktemp("daphne")
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
+    }
+    env |= {
+        "DJANGO_SETTINGS_MODULE": "daifugo_site.settings.test",
+        "DATABASE_URL": f"sqlite:///{workdir / 'db.sqlite3'}",
+        "PYTHONUNBUFFERED": "1",
+    }
+    server = DaphneServer(url="", env=env, log_path=workdir / "daphne.log")
+    server.manage("migrate", "--noinput", "--verbosity", "0")
+    server.manage("load_site_content")
+    port = _free_port()
+    server.url = f"http://127.0.0.1:{port}"
+    with server.log_path.open("wb") as log:
+        # Popen, not a shell `&`: the PID we stop is daphne's own (STACK.md trap 9).
+        process = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+             "daifugo_site.asgi:application"],
+            cwd=BASE_DIR,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    try:
+        _wait_until_serving(f"{server.url}/zh-hans/", process, server)
+        yield server
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    if not CHROMIUM.exists():
+        pytest.skip(INSTALL_HINT)
+    from playwright.sync_api import sync_playwright
+
+    home = tmp_path_factory.mktemp("chromium-home")
+    env = {
+        **os.environ,
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "XDG_CACHE_HOME": str(home / "cache"),
+    }
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, env=env, headless=True
+        )
+        yield chromium
+        chromium.close()
+
+
+_PROBLEMS_KEY = "_daifugo_problems"
+
+
+def page_problems(page: object) -> list[str]:
+    """JavaScript errors, console errors and failed/4xx/5xx requests seen by ``page``."""
+    problems: list[str] = getattr(page, _PROBLEMS_KEY)
+    return problems
+
+
+@pytest.fixture
+def new_page(browser: object) -> Iterator[Callable[..., object]]:
+    contexts = []
+
+    def open_page(locale: str = "zh-CN", **context_options: object) -> object:
+        context = browser.new_context(locale=locale, **context_options)  # type: ignore[attr-defined]
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        problems: list[str] = []
+        setattr(page, _PROBLEMS_KEY, problems)
+        page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+        page.on(
+            "console",
+            lambda message: (
+                problems.append(f"console {message.type}: {message.text}")
+                if message.type == "error"
+                else None
+            ),
+        )
+        page.on(
+            "response",
+            lambda response: (
+                problems.append(f"HTTP {response.status} {response.url}")
+                if response.status >= 400
+                else None
+            ),
+        )
+        page.on("requestfailed", lambda request: problems.append(f"failed {request.url}"))
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def page(new_page: Callable[..., object]) -> object:
+    return new_page()

@@ -1,0 +1,47 @@
+"""Shared test set-up.
+
+- Translations are compiled before any test (pure Python, only stale catalogues), so a bare
+  ``pytest`` works without ``make`` and never tests yesterday's strings.
+- Tests under tests/browser/ get the ``browser`` marker. pyproject.toml deselects them by
+  default (``-m "not browser"``); ``make test`` runs them in a second process with
+  ``pytest -m browser`` (Playwright's sync API and async tests must not share a process).
+- Hypothesis profiles: ``default`` locally, ``ci`` when CI is set (or HYPOTHESIS_PROFILE).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import settings as hypothesis_settings
+
+BROWSER_TESTS = Path(__file__).parent / "browser"
+
+# No deadline: a 2-core CI machine rendering templates has timing noise, not bugs.
+hypothesis_settings.register_profile("default", max_examples=100, deadline=None)
+hypothesis_settings.register_profile(
+    "ci", max_examples=100, deadline=None, derandomize=True, print_blob=True, database=None
+)
+hypothesis_settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "default")
+)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_configure(config: pytest.Config) -> None:
+    # trylast: pytest-django has called django.setup() by now.
+    from daifugo_site.pages.management.commands.compile_translations import (
+        project_locale_dirs,
+    )
+    from daifugo_site.translations import compile_catalogues
+
+    compile_catalogues(project_locale_dirs())
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # tryfirst: mark before pytest's own -m filtering looks at the markers.
+    for item in items:
+        if item.path.is_relative_to(BROWSER_TESTS):
+            item.add_marker(pytest.mark.browser)
