@@ -92,6 +92,13 @@ def _wait_until_serving(url: str, process: subprocess.Popen[bytes], server: Daph
     pytest.fail(f"daphne did not answer {url} within {SERVER_START_TIMEOUT}s:\n{server.log()}")
 
 
+@pytest.fixture(autouse=True)
+def _require_chromium() -> None:
+    # Autouse, so a test skips before its other fixtures start a server for nothing.
+    if not CHROMIUM.exists():
+        pytest.skip(INSTALL_HINT)
+
+
 @pytest.fixture(scope="session")
 def daphne_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DaphneServer]:
     workdir = tmp_path_factory.mktemp("daphne")
