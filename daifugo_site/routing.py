@@ -6,7 +6,9 @@ Each app keeps its own ``websocket_urlpatterns``; add them to this list.
 """
 
 from daifugo_site.pages.routing import websocket_urlpatterns as pages_websockets
+from daifugo_site.play.routing import websocket_urlpatterns as play_websockets
 
 websocket_urlpatterns = [
     *pages_websockets,
+    *play_websockets,
 ]

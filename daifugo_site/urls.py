@@ -18,5 +18,6 @@ urlpatterns = [
 
 urlpatterns += i18n_patterns(
     path("", include("daifugo_site.pages.urls")),
+    path("play/", include("daifugo_site.play.urls")),
     prefix_default_language=True,
 )

@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     # The site's own apps.
     "daifugo_site.ui",
     "daifugo_site.pages",
+    "daifugo_site.play",
     "tutorials",
 ]
 
@@ -150,3 +151,12 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "INFO"},
 }
+
+# --- Practice games (daifugo_site/play) ----------------------------------------------------
+# Pause before each computer move so a person can follow the table (a game may choose its own).
+PLAY_COMPUTER_DELAY_MS = int(os.environ.get("PLAY_COMPUTER_DELAY_MS", "700"))
+# Thinking time of the advanced computer player per move.
+PLAY_COMPUTER_BUDGET_MS = int(os.environ.get("PLAY_COMPUTER_BUDGET_MS", "300"))
+# Per-connection flood limit: sustained messages per second, and the burst allowed.
+PLAY_MESSAGES_PER_SECOND = 5.0
+PLAY_MESSAGE_BURST = 12

@@ -25,3 +25,10 @@ WHITENOISE_USE_FINDERS = True
 
 # Hashing passwords slowly is a security feature, not something to test 1000 times.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# Computer seats answer at once in tests; the delay is a courtesy to human eyes.
+PLAY_COMPUTER_DELAY_MS = 0
+PLAY_COMPUTER_BUDGET_MS = 50
+# Scripted clients act as fast as the server answers; the flood test sets its own limit.
+PLAY_MESSAGES_PER_SECOND = 500.0
+PLAY_MESSAGE_BURST = 100

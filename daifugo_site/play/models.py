@@ -1,0 +1,74 @@
+"""A practice game is its rules, seed, seats and action log.
+
+The live state is never stored: :func:`daifugo_site.play.services.match_of` rebuilds it by
+replaying ``actions`` through the engine, so a reload, a reconnect or a restart loses
+nothing. ``version`` (the log's length) makes every write a compare-and-swap: an action
+computed against an older state is refused instead of overwriting a newer one.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.db import models
+from django.urls import reverse
+
+
+def new_game_id() -> str:
+    # Unguessable: the URL is shared with nobody, and viewers without the owner's
+    # session can only watch.
+    return secrets.token_urlsafe(9)
+
+
+def new_seed() -> int:
+    return secrets.randbits(48)
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing"
+        FINISHED = "finished"
+
+    id = models.CharField(primary_key=True, max_length=16, default=new_game_id, editable=False)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+    # The browser that created the game (a random token kept in its session): only it acts.
+    owner = models.CharField(max_length=64, db_index=True)
+    rules = models.JSONField(help_text="RuleSet.to_json(): a preset plus overrides.")
+    players = models.PositiveSmallIntegerField()
+    rounds = models.PositiveSmallIntegerField()
+    seed = models.BigIntegerField(default=new_seed)
+    # One entry per seat: {"kind": "human"} or {"kind": "computer", "level": "beginner"}.
+    seats = models.JSONField()
+    human_seat = models.PositiveSmallIntegerField(default=0)
+    actions = models.JSONField(default=list, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    # Derivable from the log; kept for listings and the admin.
+    scores = models.JSONField(default=list, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    # Pause before each computer move, so a person can follow the table.
+    delay_ms = models.PositiveIntegerField(default=700)
+
+    class Meta:
+        ordering = ["-updated"]
+
+    def __str__(self) -> str:
+        return f"game {self.id} ({self.players} players, {self.status})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("play:game", args=[self.id])
+
+    def record(self) -> dict[str, Any]:
+        """The engine's game record: rules + players + rounds + seed + actions."""
+        return {
+            "rules": self.rules,
+            "players": self.players,
+            "rounds": self.rounds,
+            "seed": self.seed,
+            "actions": self.actions,
+        }
+
+    def computer_level(self, seat: int) -> str | None:
+        entry = self.seats[seat]
+        return entry.get("level") if entry.get("kind") == "computer" else None

@@ -1,0 +1,402 @@
+"""What the play page shows, computed from the game and one seat's observation.
+
+The templates only ever receive this view: it is built from
+:func:`rules_engine.observe` for the human seat (or from public information only, for
+a viewer), so no other hand can reach a page or a WebSocket message.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
+
+from daifugo_site.ui.templatetags.cards import card_name
+from rules_engine import Action, Match, Move, Observation, Round, card_codes, observe
+from rules_engine.state import EXCHANGE, OVER
+
+from .models import Game
+
+SUIT_ORDER = "SHDC"
+
+
+def level_label(level: str | None) -> str:
+    return {
+        "beginner": pgettext("computer level", "Beginner"),
+        "intermediate": pgettext("computer level", "Intermediate"),
+        "advanced": pgettext("computer level", "Advanced"),
+    }.get(level or "", "")
+
+
+def title_label(title: str | None) -> str:
+    return {
+        "daifugo": pgettext("title", "Daifugō"),
+        "fugo": pgettext("title", "Fugō"),
+        "heimin": pgettext("title", "Heimin"),
+        "hinmin": pgettext("title", "Hinmin"),
+        "daihinmin": pgettext("title", "Daihinmin"),
+        "winner": pgettext("title", "Winner"),
+        "loser": pgettext("title", "Loser"),
+    }.get(title or "", "")
+
+
+def suit_label(suit: int) -> str:
+    return (
+        pgettext("card suit", "Spades"),
+        pgettext("card suit", "Hearts"),
+        pgettext("card suit", "Diamonds"),
+        pgettext("card suit", "Clubs"),
+    )[suit]
+
+
+def seat_name(game: Game, seat: int) -> str:
+    if seat == game.human_seat:
+        return _("You")
+    letters = "ABCDEF"
+    return _("Computer %(letter)s") % {
+        "letter": letters[seat - 1 if seat > game.human_seat else seat]
+    }
+
+
+def cards_words(cards: int) -> str:
+    """Card names in the active language, as a list ("Spades 3, Hearts 3")."""
+    separator = pgettext("list separator", ", ")
+    return separator.join(card_name(code) for code in card_codes(cards))
+
+
+def move_codes(move: Move | None) -> list[str]:
+    return card_codes(move.cards) if move is not None else []
+
+
+# -- the log in words ------------------------------------------------------------------------
+
+
+@dataclass
+class Event:
+    text: str
+    cards: list[str] = field(default_factory=list)
+    kind: str = "info"
+
+
+def describe_step(
+    game: Game, action: Action, before: Round, after: Round, viewer: int | None
+) -> list[Event]:
+    """What happened in one action, as sentences (public facts only, plus the viewer's
+    own exchange cards)."""
+    events: list[Event] = []
+    if action.kind == "give":
+        seat = action.seat
+        assert seat is not None
+        receiver = before.partner[seat]
+        cards = after.hands[receiver] - before.hands[receiver]
+        if viewer in (seat, receiver):
+            text = _("%(giver)s gave %(cards)s to %(receiver)s.") % {
+                "giver": seat_name(game, seat),
+                "cards": cards_words(cards),
+                "receiver": seat_name(game, receiver),
+            }
+            events.append(Event(text, card_codes(cards), "exchange"))
+        else:
+            n = len(card_codes(cards))
+            text = ngettext(
+                "%(giver)s gave back %(count)d card to %(receiver)s.",
+                "%(giver)s gave back %(count)d cards to %(receiver)s.",
+                n,
+            ) % {"giver": seat_name(game, seat), "count": n, "receiver": seat_name(game, receiver)}
+            events.append(Event(text, [], "exchange"))
+        if after.phase != EXCHANGE:
+            events.append(
+                Event(
+                    _("The exchange is over. %(name)s leads.")
+                    % {"name": seat_name(game, after.to_act)}
+                )
+            )
+        return events
+    seat = action.seat
+    assert seat is not None
+    name = seat_name(game, seat)
+    if action.kind == "pass":
+        events.append(Event(_("%(name)s passed.") % {"name": name}, [], "pass"))
+    else:
+        played = before.hands[seat] - after.hands[seat]
+        events.append(
+            Event(
+                _("%(name)s played %(cards)s.") % {"name": name, "cards": cards_words(played)},
+                card_codes(played),
+                "play",
+            )
+        )
+        if after.revolution != before.revolution:
+            events.append(
+                Event(
+                    _("Revolution! The order of strength is reversed.")
+                    if after.revolution
+                    else _("Counter-revolution: the order of strength is back to normal."),
+                    [],
+                    "effect",
+                )
+            )
+        if after.top is not None and after.jback != before.jback:
+            events.append(
+                Event(
+                    _("11-back: the order is reversed until the field clears.")
+                    if after.jback
+                    else _("11-back again: the order turns back until the field clears."),
+                    [],
+                    "effect",
+                )
+            )
+        if after.lock and not before.lock:
+            suits = pgettext("list separator", ", ").join(
+                suit_label(s) for s in range(4) if after.lock >> s & 1
+            )
+            events.append(
+                Event(
+                    _("Suit lock: %(suits)s until the field clears.") % {"suits": suits},
+                    [],
+                    "effect",
+                )
+            )
+        if after.nlock and not before.nlock:
+            events.append(
+                Event(
+                    _("Number lock: each play must be one rank stronger until the field clears."),
+                    [],
+                    "effect",
+                )
+            )
+        for out_seat in after.out[len(before.out) :]:
+            if out_seat != seat:
+                events.append(
+                    Event(
+                        _("Miyako-ochi: %(name)s, last round's top player, drops to the bottom.")
+                        % {"name": seat_name(game, out_seat)},
+                        [],
+                        "out",
+                    )
+                )
+            elif out_seat in after.penalised:
+                events.append(
+                    Event(
+                        _("%(name)s went out with a forbidden finish and drops to the bottom.")
+                        % {"name": name},
+                        [],
+                        "out",
+                    )
+                )
+            else:
+                place = sum(1 for s in after.out if s not in after.penalised)
+                events.append(
+                    Event(
+                        _("%(name)s went out in place %(place)d.") % {"name": name, "place": place},
+                        [],
+                        "out",
+                    )
+                )
+        if after.phase != OVER and after.top is None:
+            # A play that clears the field: an 8-cut, a spade-3 return, or nobody left to
+            # answer.
+            events.append(
+                Event(
+                    _("The field is cleared at once. %(name)s leads.")
+                    % {"name": seat_name(game, after.to_act)},
+                    [],
+                    "clear",
+                )
+            )
+    if action.kind == "pass" and after.top is None and after.phase != OVER:
+        events.append(
+            Event(
+                _("Everyone passed: the field is cleared. %(name)s leads.")
+                % {"name": seat_name(game, after.to_act)},
+                [],
+                "clear",
+            )
+        )
+    if after.phase == OVER and before.phase != OVER:
+        events.append(Event(_("The round is over."), [], "over"))
+    return events
+
+
+def round_events(game: Game, match: Match, viewer: int | None) -> list[Event]:
+    events: list[Event] = []
+    for action, before, after in match.replay_round():
+        events.extend(describe_step(game, action, before, after, viewer))
+    return events
+
+
+# -- the table ----------------------------------------------------------------------------------
+
+
+@dataclass
+class SeatView:
+    seat: int
+    name: str
+    level: str
+    count: int
+    title: str
+    passed: bool
+    place: int | None
+    penalised: bool
+    is_turn: bool
+    is_you: bool
+    score: int
+    holds_field: bool
+
+
+@dataclass
+class ResultRow:
+    place: int
+    name: str
+    title: str
+    points: int
+    total: int
+    is_you: bool
+
+
+@dataclass
+class TableView:
+    game: Game
+    is_owner: bool
+    version: int
+    round_no: int
+    rounds: int
+    phase: str
+    seats: list[SeatView]
+    field_codes: list[str]
+    field_name: str
+    field_form: str
+    revolution: bool
+    jback: bool
+    lock_suits: list[str]
+    number_lock: bool
+    hand_codes: list[str]
+    legal: list[dict[str, Any]]
+    playable_codes: set[str]
+    your_turn: bool
+    can_pass: bool
+    owe: int
+    gave_codes: list[str]
+    got_codes: list[str]
+    partner_name: str
+    log: list[Event]
+    announcement: str
+    round_over: bool
+    results: list[ResultRow]
+    match_over: bool
+    standings: list[ResultRow]
+    winner_name: str
+
+    @property
+    def legal_json(self) -> str:
+        return json.dumps(self.legal)
+
+
+def table_view(game: Game, match: Match, *, is_owner: bool) -> TableView:
+    """The view of ``game`` for its owner (hand included) or for a viewer (public only)."""
+    r = match.round
+    seat = game.human_seat
+    obs: Observation = observe(r, seat)
+    prev_titles = obs.previous_titles
+    scores = match.scores
+    out_places: dict[int, int] = {}
+    clean = [s for s in r.out if s not in r.penalised]
+    for i, s in enumerate(clean):
+        out_places[s] = i + 1
+    for i, s in enumerate(r.penalised):
+        out_places[s] = r.n - i
+    seats = [
+        SeatView(
+            seat=s,
+            name=seat_name(game, s),
+            level=level_label(game.computer_level(s)),
+            count=obs.counts[s],
+            title=title_label(prev_titles[s]) if prev_titles else "",
+            passed=s in obs.passed,
+            place=out_places.get(s),
+            penalised=s in r.penalised,
+            is_turn=obs.to_act == s,
+            is_you=s == seat,
+            score=scores[s],
+            holds_field=obs.field_seat == s,
+        )
+        for s in range(r.n)
+    ]
+    show_hand = is_owner
+    legal: list[dict[str, Any]] = []
+    playable: set[str] = set()
+    can_pass = False
+    if show_hand and obs.my_turn:
+        for move in obs.legal:
+            if move.is_pass:
+                can_pass = True
+                continue
+            codes = card_codes(move.cards)
+            legal.append(
+                {
+                    "cards": codes,
+                    "form": move.form_name,
+                    "ambiguous": move.ambiguous,
+                    "text": str(move),
+                }
+            )
+            playable.update(codes)
+    events = round_events(game, match, seat if show_hand else None)
+    announcement = events[-1].text if events else ""
+    results: list[ResultRow] = []
+    if r.result is not None:
+        titles = r.titles() or ()
+        for place, s in enumerate(r.result):
+            results.append(
+                ResultRow(
+                    place=place + 1,
+                    name=seat_name(game, s),
+                    title=title_label(titles[s]),
+                    points=r.n - 1 - place,
+                    total=scores[s],
+                    is_you=s == seat,
+                )
+            )
+    standings: list[ResultRow] = []
+    winner_name = ""
+    if match.over:
+        for place, s in enumerate(match.standings()):
+            standings.append(ResultRow(place + 1, seat_name(game, s), "", 0, scores[s], s == seat))
+        winner = match.winner
+        winner_name = seat_name(game, winner) if winner is not None else ""
+    field_name = seat_name(game, obs.field_seat) if obs.field_seat is not None else ""
+    return TableView(
+        game=game,
+        is_owner=is_owner,
+        version=game.version,
+        round_no=match.round_no + 1,
+        rounds=match.rounds,
+        phase=obs.phase,
+        seats=seats,
+        field_codes=move_codes(obs.field),
+        field_name=field_name,
+        field_form=obs.field.form_name if obs.field is not None else "",
+        revolution=obs.revolution,
+        jback=obs.jback,
+        lock_suits=[suit_label(s) for s in range(4) if obs.lock >> s & 1],
+        number_lock=obs.number_lock,
+        hand_codes=card_codes(obs.hand) if show_hand else [],
+        legal=legal,
+        playable_codes=playable,
+        your_turn=show_hand and obs.my_turn,
+        can_pass=can_pass,
+        owe=obs.owe if show_hand else 0,
+        gave_codes=card_codes(obs.gave) if show_hand else [],
+        got_codes=card_codes(obs.got) if show_hand else [],
+        partner_name=seat_name(game, obs.partner) if obs.partner is not None else "",
+        log=events,
+        announcement=announcement,
+        round_over=r.over,
+        results=results,
+        match_over=match.over,
+        standings=standings,
+        winner_name=winner_name,
+    )

@@ -1,0 +1,298 @@
+"""The one way an action reaches a game: check, apply through the engine, save, broadcast.
+
+Humans (through the consumer) and computer seats (through :func:`drive_computers`) both
+call :func:`apply_action`; nothing else decides legality. The consumer stays thin: it
+parses messages and renders, and asks this module for everything else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import threading
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from rules_engine import Action, Match, Refusal, RuleSet, format_cards, observe
+from rules_engine.ai import Budget, make_player
+from rules_engine.state import EXCHANGE
+
+from .models import Game
+
+log = logging.getLogger(__name__)
+
+LEVELS = ("beginner", "intermediate", "advanced")
+
+# -- the live state, rebuilt from the log -----------------------------------------------
+
+_CACHE: OrderedDict[str, tuple[int, Match]] = OrderedDict()
+_CACHE_LOCK = threading.Lock()
+_CACHE_SIZE = 512
+
+
+def match_of(game: Game) -> Match:
+    """The game's match, replayed from its log (cached per process by version).
+
+    Replaying a whole match costs a few milliseconds; the cache makes each new action
+    an incremental step instead. The log in the database stays the truth.
+    """
+    with _CACHE_LOCK:
+        cached = _CACHE.get(game.id)
+    if cached is not None and cached[0] == game.version:
+        with _CACHE_LOCK:
+            _CACHE.move_to_end(game.id)
+        return cached[1]
+    match: Match | None = None
+    if cached is not None and cached[0] < game.version:
+        match = cached[1]
+        for data in game.actions[cached[0] :]:
+            out = match.apply(Action.from_json(data))
+            if isinstance(out, Refusal):
+                match = None
+                break
+            match = out
+    if match is None:
+        match = Match.from_record(game.record())
+    _remember(game.id, game.version, match)
+    return match
+
+
+def _remember(game_id: str, version: int, match: Match) -> None:
+    with _CACHE_LOCK:
+        _CACHE[game_id] = (version, match)
+        _CACHE.move_to_end(game_id)
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+
+
+# -- creating games ------------------------------------------------------------------------
+
+
+def create_game(
+    *,
+    owner: str,
+    rules: RuleSet,
+    players: int,
+    rounds: int,
+    levels: list[str],
+    delay_ms: int | None = None,
+    seed: int | None = None,
+) -> Game:
+    """A new game with the human in seat 0 and computers at ``levels`` in seats 1..n-1."""
+    if len(levels) != players - 1 or any(level not in LEVELS for level in levels):
+        raise ValueError("one known level per computer seat")
+    seats: list[dict[str, Any]] = [{"kind": "human"}]
+    seats += [{"kind": "computer", "level": level} for level in levels]
+    game = Game(
+        owner=owner,
+        rules=rules.to_json(),
+        players=players,
+        rounds=rounds,
+        seats=seats,
+        human_seat=0,
+        delay_ms=settings.PLAY_COMPUTER_DELAY_MS if delay_ms is None else delay_ms,
+    )
+    if seed is not None:
+        game.seed = seed
+    # Fail before saving if the engine cannot set this table up.
+    Match.new(rules, players, rounds, game.seed)
+    game.save()
+    return game
+
+
+# -- applying actions ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """``reason`` is an engine refusal code or one of this module's: ``stale`` (the game
+    moved on since the action was prepared), ``not_owner``, ``no_such_game``."""
+
+    accepted: bool
+    reason: str | None = None
+    version: int = 0
+
+
+def apply_action(
+    game_id: str, action: Action, *, by_computer: bool, expected_version: int | None = None
+) -> Outcome:
+    """Apply ``action`` to the game and commit it (synchronous; the database's call).
+
+    A human acts only for the human seat and alone moves to the next round; a computer
+    acts only for a computer seat. The write is a compare-and-swap on ``version``: two
+    workers driving one game cannot both append.
+    """
+    with transaction.atomic():
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None:
+            return Outcome(False, "no_such_game")
+        if expected_version is not None and expected_version != game.version:
+            return Outcome(False, "stale", game.version)
+        if action.kind == "next":
+            if by_computer:
+                return Outcome(False, "not_owner", game.version)
+        else:
+            is_computer_seat = (
+                action.seat is not None
+                and 0 <= action.seat < game.players
+                and game.seats[action.seat].get("kind") == "computer"
+            )
+            if by_computer != is_computer_seat:
+                return Outcome(False, "not_owner" if by_computer else "not_your_turn", game.version)
+        match = match_of(game)
+        out = match.apply(action)
+        if isinstance(out, Refusal):
+            return Outcome(False, out.reason, game.version)
+        new_version = game.version + 1
+        updated = Game.objects.filter(pk=game.id, version=game.version).update(
+            actions=[*game.actions, action.to_json()],
+            version=new_version,
+            scores=list(out.scores),
+            status=Game.Status.FINISHED if out.over else Game.Status.PLAYING,
+            updated=timezone.now(),
+        )
+        if not updated:
+            return Outcome(False, "stale", game.version)
+    _remember(game_id, new_version, out)
+    return Outcome(True, None, new_version)
+
+
+def group_name(game_id: str) -> str:
+    return f"game-{game_id}"
+
+
+async def broadcast(game_id: str, version: int) -> None:
+    """Tell every open page of the game to render the new state (committed already)."""
+    layer = get_channel_layer()
+    if layer is not None:
+        await layer.group_send(group_name(game_id), {"type": "game.update", "version": version})
+
+
+async def submit(
+    game_id: str, action: Action, *, by_computer: bool, expected_version: int | None = None
+) -> Outcome:
+    """Apply, commit, then broadcast; and let the computers answer."""
+    outcome = await database_sync_to_async(apply_action)(
+        game_id, action, by_computer=by_computer, expected_version=expected_version
+    )
+    if outcome.accepted:
+        await broadcast(game_id, outcome.version)
+        if not by_computer:
+            ensure_driver(game_id)
+    return outcome
+
+
+# -- computer seats ------------------------------------------------------------------------
+
+# Computer players think off the event loop, so one game's thinking never stalls another's
+# messages. Threads suffice for the search budgets used here (see the README).
+_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="computer")
+_DRIVERS: dict[str, asyncio.Task[None]] = {}
+
+
+def computers_to_act(game: Game, match: Match) -> list[int]:
+    """Computer seats that must act now (all that owe a return in the exchange)."""
+    r = match.round
+    if r.over:
+        return []
+    computer = [s for s in range(game.players) if game.seats[s].get("kind") == "computer"]
+    if r.phase == EXCHANGE:
+        return [s for s in computer if r.owed[s]]
+    return [r.to_act] if r.to_act in computer else []
+
+
+def computer_action(game: Game, match: Match, seat: int) -> Action:
+    """What the computer in ``seat`` does now. It sees only its observation."""
+    obs = observe(match.round, seat)
+    level = game.computer_level(seat) or "beginner"
+    player = make_player(level)
+    rng = random.Random(f"{game.seed}:{game.version}:{seat}")
+    if obs.phase == "exchange":
+        return Action.give(seat, format_cards(player.choose_return(obs, rng)))
+    move = player.choose_move(obs, rng, Budget(time_ms=settings.PLAY_COMPUTER_BUDGET_MS))
+    if move.is_pass:
+        return Action.pass_(seat)
+    form = move.form_name if move.ambiguous else None
+    return Action("play", seat, format_cards(move.cards), form)
+
+
+def _load(game_id: str) -> tuple[Game, Match] | None:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return None
+    return game, match_of(game)
+
+
+async def drive_computers(game_id: str) -> None:
+    """Play the computer seats, one action at a time, until a human must act."""
+    loop = asyncio.get_running_loop()
+    paused = False
+    while True:
+        loaded = await database_sync_to_async(_load)(game_id)
+        if loaded is None:
+            return
+        game, match = loaded
+        seats = computers_to_act(game, match)
+        if not seats:
+            return
+        if not paused:
+            # Pause first, then look again: the state may have moved on meanwhile.
+            await asyncio.sleep(game.delay_ms / 1000)
+            paused = True
+            continue
+        paused = False
+        # Thinking is pure computation on the observation: off the event loop.
+        action = await loop.run_in_executor(_POOL, computer_action, game, match, seats[0])
+        outcome = await submit(game_id, action, by_computer=True, expected_version=game.version)
+        if not outcome.accepted and outcome.reason != "stale":
+            # An engine refusal of a computer move is a bug in a player: stop, loudly.
+            log.error("computer move %s refused in game %s: %s", action, game_id, outcome.reason)
+            return
+        # A stale move (the state moved on while it was thought) is dropped; look again.
+
+
+def ensure_driver(game_id: str) -> None:
+    """Start the computer driver for a game unless one runs in this process."""
+    task = _DRIVERS.get(game_id)
+    if task is not None and not task.done():
+        return
+    task = asyncio.get_running_loop().create_task(drive_computers(game_id))
+    _DRIVERS[game_id] = task
+    task.add_done_callback(lambda t: _driver_done(game_id, t))
+
+
+def _driver_done(game_id: str, task: asyncio.Task[None]) -> None:
+    if _DRIVERS.get(game_id) is task:
+        del _DRIVERS[game_id]
+    if not task.cancelled() and task.exception() is not None:
+        log.error("computer driver for game %s failed", game_id, exc_info=task.exception())
+
+
+# -- sessions -----------------------------------------------------------------------------
+
+#: Session key of the random token that marks games this browser created.
+PLAYER_TOKEN_KEY = "daifugo_player"
+
+
+def player_token(session: Any) -> str:
+    """This browser's token, created on first use."""
+    import secrets
+
+    token = session.get(PLAYER_TOKEN_KEY)
+    if not token:
+        token = secrets.token_urlsafe(16)
+        session[PLAYER_TOKEN_KEY] = token
+    return str(token)
+
+
+def get_game(game_id: str) -> Game | None:
+    return Game.objects.filter(pk=game_id).first()
