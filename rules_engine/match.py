@@ -27,7 +27,7 @@ class RecordError(ValueError):
     """A stored game that cannot be replayed."""
 
 
-def _apply_to_round(r: Round, action: Action) -> Round | Refusal:
+def apply_to_round(r: Round, action: Action) -> Round | Refusal:
     seat = action.seat
     if action.kind == "give":
         assert action.cards is not None and seat is not None
@@ -87,7 +87,7 @@ class Match:
         r = self.deal_round(self.round_no)
         steps: list[tuple[Action, Round, Round]] = []
         for action in self.round_log():
-            out = _apply_to_round(r, action)
+            out = apply_to_round(r, action)
             assert not isinstance(out, Refusal), "a stored action no longer applies"
             steps.append((action, r, out))
             r = out
@@ -144,7 +144,7 @@ class Match:
             return _R["round_over"]
         if action.seat is None or not 0 <= action.seat < self.players:
             return _R["not_your_turn"]
-        out = _apply_to_round(self.round, action)
+        out = apply_to_round(self.round, action)
         if isinstance(out, Refusal):
             return out
         m = self._copy()

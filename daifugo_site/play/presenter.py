@@ -8,14 +8,17 @@ a viewer), so no other hand can reach a page or a WebSocket message.
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
 
 from daifugo_site.ui.templatetags.cards import card_name
-from rules_engine import Action, Match, Move, Observation, Round, card_codes, observe
+from rules_engine import Action, Match, Move, Observation, Refusal, Round, card_codes, observe
+from rules_engine.match import apply_to_round
 from rules_engine.state import EXCHANGE, OVER
 
 from .models import Game
@@ -221,10 +224,36 @@ def describe_step(
     return events
 
 
+# Events only ever grow within a round: keep what was described, per game, round, language
+# and viewer, and describe only the new actions (a push then costs one step, not a replay).
+_EVENTS: OrderedDict[tuple[str, int, str, int | None], tuple[int, Round, list[Event]]] = (
+    OrderedDict()
+)
+_EVENTS_LOCK = threading.Lock()
+_EVENTS_SIZE = 1024
+
+
 def round_events(game: Game, match: Match, viewer: int | None) -> list[Event]:
-    events: list[Event] = []
-    for action, before, after in match.replay_round():
-        events.extend(describe_step(game, action, before, after, viewer))
+    """The current round in sentences, for ``viewer`` (None: public facts only)."""
+    key = (game.id, match.round_no, get_language() or "", viewer)
+    log = match.round_log()
+    with _EVENTS_LOCK:
+        cached = _EVENTS.get(key)
+    if cached is not None and cached[0] <= len(log):
+        done, r, events = cached
+        events = list(events)
+    else:
+        done, r, events = 0, match.deal_round(match.round_no), []
+    for action in log[done:]:
+        after = apply_to_round(r, action)
+        assert not isinstance(after, Refusal), "a stored action no longer applies"
+        events.extend(describe_step(game, action, r, after, viewer))
+        r = after
+    with _EVENTS_LOCK:
+        _EVENTS[key] = (len(log), r, events)
+        _EVENTS.move_to_end(key)
+        while len(_EVENTS) > _EVENTS_SIZE:
+            _EVENTS.popitem(last=False)
     return events
 
 

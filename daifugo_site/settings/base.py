@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ._env import channel_layers, database_from_url, env_list
+from ._env import channel_layers, database_from_url, env_list, sqlite_database
 
 # The repository root: manage.py, templates/, locale/ and static/ live here.
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -101,7 +101,7 @@ DATABASES = {
     "default": (
         database_from_url(os.environ["DATABASE_URL"])
         if os.environ.get("DATABASE_URL")
-        else {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}
+        else sqlite_database(BASE_DIR / "db.sqlite3")
     )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

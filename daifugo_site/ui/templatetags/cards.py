@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django import template
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import get_language, gettext, pgettext
 
 register = template.Library()
 
@@ -66,7 +66,26 @@ def _rank_name(rank: str) -> str:
 
 
 def parse_card(code: object) -> CardView:
-    """The view of one card code, or TemplateSyntaxError naming the bad code."""
+    """The view of one card code, or TemplateSyntaxError naming the bad code.
+
+    Memoised per language: a play page renders dozens of cards per push, and a card's view
+    only depends on its code and the active language.
+    """
+    key = (code, get_language())
+    try:
+        return _CARD_VIEWS[key]
+    except (KeyError, TypeError):
+        pass
+    view = _parse_card(code)
+    if len(_CARD_VIEWS) < 1024:
+        _CARD_VIEWS[key] = view
+    return view
+
+
+_CARD_VIEWS: dict[tuple[object, str | None], CardView] = {}
+
+
+def _parse_card(code: object) -> CardView:
     if code == JOKER:
         return CardView(JOKER, "", "", "joker", pgettext("card", "Joker"))
     if not isinstance(code, str) or len(code) != 2 or code[0] not in SUIT_SYMBOLS:
