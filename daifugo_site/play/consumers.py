@@ -150,10 +150,12 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     # -- server -> client ------------------------------------------------------------------
 
     async def game_update(self, event: dict[str, Any]) -> None:
-        await self.send_table()
+        await self.send_table(event.get("version"))
 
-    async def send_table(self) -> None:
-        html = await database_sync_to_async(render_table)(self.game_id, self.lang, self.is_owner)
+    async def send_table(self, version: int | None = None) -> None:
+        html = await database_sync_to_async(render_table)(
+            self.game_id, self.lang, self.is_owner, version
+        )
         if html is not None:
             await self.send(text_data=html)
 

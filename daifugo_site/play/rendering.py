@@ -22,17 +22,20 @@ from .presenter import TableView, table_view
 FRAGMENTS = ("status", "seats", "field", "exchange", "hand", "results", "log")
 
 
-def view_for(game_id: str, is_owner: bool) -> TableView | None:
-    game = services.get_game(game_id)
-    if game is None:
+def view_for(game_id: str, is_owner: bool, min_version: int | None = None) -> TableView | None:
+    loaded = services.current(game_id, min_version)
+    if loaded is None:
         return None
-    return table_view(game, services.match_of(game), is_owner=is_owner)
+    game, match = loaded
+    return table_view(game, match, is_owner=is_owner)
 
 
-def render_table(game_id: str, lang: str, is_owner: bool) -> str | None:
-    """Every fragment of the table, out-of-band, in ``lang``."""
+def render_table(
+    game_id: str, lang: str, is_owner: bool, min_version: int | None = None
+) -> str | None:
+    """Every fragment of the table, out-of-band, in ``lang`` (at ``min_version`` or newer)."""
     with translation.override(lang):
-        view = view_for(game_id, is_owner)
+        view = view_for(game_id, is_owner, min_version)
         if view is None:
             return None
         context: dict[str, Any] = {"view": view, "oob": True}

@@ -19,7 +19,6 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 
 from rules_engine import Action, Match, Refusal, RuleSet, format_cards, observe
@@ -34,27 +33,25 @@ LEVELS = ("beginner", "intermediate", "advanced")
 
 # -- the live state, rebuilt from the log -----------------------------------------------
 
-_CACHE: OrderedDict[str, tuple[int, Match]] = OrderedDict()
+# Per process: the latest game row seen and its replayed match, by game id. The database
+# stays the truth: every read that names a version newer than the cache goes to it, and
+# every write is a compare-and-swap on ``version``, so a stale cache (another worker
+# moved the game) can only cost a reload, never a wrong state.
+_CACHE: OrderedDict[str, tuple[Game, Match]] = OrderedDict()
 _CACHE_LOCK = threading.Lock()
-_CACHE_SIZE = 512
+_CACHE_SIZE = 1024
 
 
 def match_of(game: Game) -> Match:
-    """The game's match, replayed from its log (cached per process by version).
-
-    Replaying a whole match costs a few milliseconds; the cache makes each new action
-    an incremental step instead. The log in the database stays the truth.
-    """
+    """The game's match, replayed from its log (incrementally when an older one is cached)."""
     with _CACHE_LOCK:
         cached = _CACHE.get(game.id)
-    if cached is not None and cached[0] == game.version:
-        with _CACHE_LOCK:
-            _CACHE.move_to_end(game.id)
+    if cached is not None and cached[0].version == game.version:
         return cached[1]
     match: Match | None = None
-    if cached is not None and cached[0] < game.version:
+    if cached is not None and cached[0].version < game.version:
         match = cached[1]
-        for data in game.actions[cached[0] :]:
+        for data in game.actions[cached[0].version :]:
             out = match.apply(Action.from_json(data))
             if isinstance(out, Refusal):
                 match = None
@@ -62,16 +59,33 @@ def match_of(game: Game) -> Match:
             match = out
     if match is None:
         match = Match.from_record(game.record())
-    _remember(game.id, game.version, match)
+    _remember(game, match)
     return match
 
 
-def _remember(game_id: str, version: int, match: Match) -> None:
+def _remember(game: Game, match: Match) -> None:
     with _CACHE_LOCK:
-        _CACHE[game_id] = (version, match)
-        _CACHE.move_to_end(game_id)
+        current = _CACHE.get(game.id)
+        if current is not None and current[0].version > game.version:
+            return
+        _CACHE[game.id] = (game, match)
+        _CACHE.move_to_end(game.id)
         while len(_CACHE) > _CACHE_SIZE:
             _CACHE.popitem(last=False)
+
+
+def current(game_id: str, min_version: int | None = None) -> tuple[Game, Match] | None:
+    """The game and its match, from the cache when it is at least ``min_version`` (and
+    ``min_version`` is given), else from the database."""
+    if min_version is not None:
+        with _CACHE_LOCK:
+            cached = _CACHE.get(game_id)
+        if cached is not None and cached[0].version >= min_version:
+            return cached
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return None
+    return game, match_of(game)
 
 
 # -- creating games ------------------------------------------------------------------------
@@ -131,39 +145,46 @@ def apply_action(
     acts only for a computer seat. The write is a compare-and-swap on ``version``: two
     workers driving one game cannot both append.
     """
-    with transaction.atomic():
-        game = Game.objects.filter(pk=game_id).first()
-        if game is None:
-            return Outcome(False, "no_such_game")
-        if expected_version is not None and expected_version != game.version:
-            return Outcome(False, "stale", game.version)
-        if action.kind == "next":
-            if by_computer:
-                return Outcome(False, "not_owner", game.version)
-        else:
-            is_computer_seat = (
-                action.seat is not None
-                and 0 <= action.seat < game.players
-                and game.seats[action.seat].get("kind") == "computer"
-            )
-            if by_computer != is_computer_seat:
-                return Outcome(False, "not_owner" if by_computer else "not_your_turn", game.version)
-        match = match_of(game)
-        out = match.apply(action)
-        if isinstance(out, Refusal):
-            return Outcome(False, out.reason, game.version)
-        new_version = game.version + 1
-        updated = Game.objects.filter(pk=game.id, version=game.version).update(
-            actions=[*game.actions, action.to_json()],
-            version=new_version,
-            scores=list(out.scores),
-            status=Game.Status.FINISHED if out.over else Game.Status.PLAYING,
-            updated=timezone.now(),
+    loaded = current(game_id, expected_version)
+    if loaded is None:
+        return Outcome(False, "no_such_game")
+    game, match = loaded
+    if expected_version is not None and expected_version != game.version:
+        return Outcome(False, "stale", game.version)
+    if action.kind == "next":
+        if by_computer:
+            return Outcome(False, "not_owner", game.version)
+    else:
+        is_computer_seat = (
+            action.seat is not None
+            and 0 <= action.seat < game.players
+            and game.seats[action.seat].get("kind") == "computer"
         )
-        if not updated:
-            return Outcome(False, "stale", game.version)
-    _remember(game_id, new_version, out)
-    return Outcome(True, None, new_version)
+        if by_computer != is_computer_seat:
+            return Outcome(False, "not_owner" if by_computer else "not_your_turn", game.version)
+    out = match.apply(action)
+    if isinstance(out, Refusal):
+        return Outcome(False, out.reason, game.version)
+    new = Game(**{f.attname: getattr(game, f.attname) for f in Game._meta.concrete_fields})
+    new.actions = [*game.actions, action.to_json()]
+    new.version = game.version + 1
+    new.scores = list(out.scores)
+    new.status = Game.Status.FINISHED if out.over else Game.Status.PLAYING
+    new.updated = timezone.now()
+    # One UPDATE ... WHERE version = old: it commits on its own (autocommit), and it fails
+    # when anyone else appended first.
+    written = Game.objects.filter(pk=game.id, version=game.version).update(
+        actions=new.actions,
+        version=new.version,
+        scores=new.scores,
+        status=new.status,
+        updated=new.updated,
+    )
+    if not written:
+        fresh = current(game_id)
+        return Outcome(False, "stale", fresh[0].version if fresh else game.version)
+    _remember(new, out)
+    return Outcome(True, None, new.version)
 
 
 def group_name(game_id: str) -> str:
@@ -225,19 +246,13 @@ def computer_action(game: Game, match: Match, seat: int) -> Action:
     return Action("play", seat, format_cards(move.cards), form)
 
 
-def _load(game_id: str) -> tuple[Game, Match] | None:
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None:
-        return None
-    return game, match_of(game)
-
-
 async def drive_computers(game_id: str) -> None:
     """Play the computer seats, one action at a time, until a human must act."""
     loop = asyncio.get_running_loop()
     paused = False
+    version: int | None = None
     while True:
-        loaded = await database_sync_to_async(_load)(game_id)
+        loaded = await database_sync_to_async(current)(game_id, version)
         if loaded is None:
             return
         game, match = loaded
@@ -253,6 +268,7 @@ async def drive_computers(game_id: str) -> None:
         # Thinking is pure computation on the observation: off the event loop.
         action = await loop.run_in_executor(_POOL, computer_action, game, match, seats[0])
         outcome = await submit(game_id, action, by_computer=True, expected_version=game.version)
+        version = outcome.version if outcome.accepted else None
         if not outcome.accepted and outcome.reason != "stale":
             # An engine refusal of a computer move is a bug in a player: stop, loudly.
             log.error("computer move %s refused in game %s: %s", action, game_id, outcome.reason)

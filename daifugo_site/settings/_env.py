@@ -30,6 +30,9 @@ def sqlite_database(path: Path) -> dict[str, Any]:
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,
         },
+        # Keep each thread's connection: opening one (and running the PRAGMAs) costs more
+        # than most queries here, and SQLite connections are cheap to hold.
+        "CONN_MAX_AGE": None,
     }
 
 
