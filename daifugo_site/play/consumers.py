@@ -69,6 +69,8 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         token = session.get(services.PLAYER_TOKEN_KEY) if session is not None else None
         self.is_owner = bool(token) and token == game.owner
         self.human_seat = game.human_seat
+        # What this page shows already (fragment keys): pushes send only what changed.
+        self.sent: dict[str, Any] | None = None
         self.bucket = TokenBucket(settings.PLAY_MESSAGES_PER_SECOND, settings.PLAY_MESSAGE_BURST)
         self.last_flood_notice = 0.0
         await self.channel_layer.group_add(services.group_name(self.game_id), self.channel_name)
@@ -153,10 +155,11 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         await self.send_table(event.get("version"))
 
     async def send_table(self, version: int | None = None) -> None:
-        html = await database_sync_to_async(render_table)(
-            self.game_id, self.lang, self.is_owner, version
+        rendered = await database_sync_to_async(render_table)(
+            self.game_id, self.lang, self.is_owner, version, self.sent
         )
-        if html is not None:
+        if rendered is not None:
+            html, self.sent = rendered
             await self.send(text_data=html)
 
     async def send_error(self, reason: str | None) -> None:

@@ -8,6 +8,7 @@ WebSocket extension swaps each into place; the announcement goes into the layout
 
 from __future__ import annotations
 
+from dataclasses import astuple
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -18,8 +19,8 @@ from daifugo_site.ui.reasons import reason_text
 from . import services
 from .presenter import TableView, table_view
 
-#: The partials of play/game.html that a push replaces, in page order.
-FRAGMENTS = ("status", "seats", "field", "exchange", "hand", "results", "log")
+#: The partials of play/game.html that a push may replace, in page order.
+FRAGMENTS = ("status", "seats", "field", "exchange", "hand", "results")
 
 
 def view_for(game_id: str, is_owner: bool, min_version: int | None = None) -> TableView | None:
@@ -30,19 +31,82 @@ def view_for(game_id: str, is_owner: bool, min_version: int | None = None) -> Ta
     return table_view(game, match, is_owner=is_owner)
 
 
+def fragment_keys(view: TableView) -> dict[str, Any]:
+    """What each fragment shows: a fragment whose key did not change is not sent again."""
+    return {
+        "status": (
+            view.round_no,
+            view.rounds,
+            view.revolution,
+            view.jback,
+            tuple(view.lock_suits),
+            view.number_lock,
+        ),
+        "seats": tuple(astuple(seat) for seat in view.seats),
+        "field": (tuple(view.field_codes), view.field_name),
+        "exchange": (
+            view.phase,
+            view.owe,
+            tuple(view.gave_codes),
+            tuple(view.got_codes),
+            view.partner_name,
+        ),
+        # The play and pass forms carry the version only while it is the player's turn.
+        "hand": (
+            tuple(view.hand_codes),
+            view.your_turn,
+            view.legal_json,
+            view.can_pass,
+            view.owe,
+            view.version if view.your_turn else None,
+        ),
+        "results": (
+            view.round_over,
+            view.match_over,
+            tuple(astuple(row) for row in view.results),
+            tuple(astuple(row) for row in view.standings),
+        ),
+        "log": (view.round_no, len(view.log)),
+    }
+
+
 def render_table(
-    game_id: str, lang: str, is_owner: bool, min_version: int | None = None
-) -> str | None:
-    """Every fragment of the table, out-of-band, in ``lang`` (at ``min_version`` or newer)."""
+    game_id: str,
+    lang: str,
+    is_owner: bool,
+    min_version: int | None = None,
+    sent: dict[str, Any] | None = None,
+) -> tuple[str, dict[str, Any]] | None:
+    """The fragments of the table that changed since ``sent`` (all of them when ``sent`` is
+    None), out-of-band, in ``lang``; with the new keys to pass next time.
+
+    The round's log grows by appending only its new lines.
+    """
     with translation.override(lang):
         view = view_for(game_id, is_owner, min_version)
         if view is None:
             return None
+        keys = fragment_keys(view)
         context: dict[str, Any] = {"view": view, "oob": True}
-        parts = [render_to_string(f"play/game.html#{name}", context) for name in FRAGMENTS]
-        parts.append(render_to_string("play/game.html#announce", context))
-        parts.append(render_to_string("play/game.html#error", {"oob": True, "error": ""}))
-        return "".join(parts)
+        parts = [
+            f'<div id="table-version" data-version="{view.version}" hidden '
+            'hx-swap-oob="true"></div>'
+        ]
+        for name in FRAGMENTS:
+            if sent is None or sent.get(name) != keys[name]:
+                parts.append(render_to_string(f"play/game.html#{name}", context))
+        old_round, old_len = sent["log"] if sent is not None else (None, 0)
+        if sent is None or old_round != view.round_no or old_len == 0 or old_len > len(view.log):
+            parts.append(render_to_string("play/game.html#log", context))
+        elif old_len < len(view.log):
+            parts.append(
+                render_to_string("play/game.html#log_append", {"events": view.log[old_len:]})
+            )
+        if sent is None or keys["log"] != sent["log"]:
+            parts.append(render_to_string("play/game.html#announce", context))
+        if sent is None:
+            parts.append(render_to_string("play/game.html#error", {"oob": True, "error": ""}))
+        return "".join(parts), keys
 
 
 def render_error(reason: str | None, lang: str) -> str:

@@ -69,14 +69,38 @@ class Table:
     match_over: bool
     error: str | None
     cards_shown: list[str] = field(default_factory=list)
+    raw_message: str = ""
 
     @property
     def can_pass(self) -> bool:
         return bool(re.search(r'data-action="pass"(?![^>]*disabled)', self.raw) and self.your_turn)
 
 
+FRAGMENT_START = re.compile(r'<[a-z]+ id="([a-z-]+)"[^>]*hx-swap-oob="([a-z]+)"')
+
+
+def merge(page: dict[str, str], message: str) -> None:
+    """Apply a push to ``page`` (fragment id -> HTML) the way htmx's oob swap does."""
+    starts = list(FRAGMENT_START.finditer(message))
+    for i, match in enumerate(starts):
+        end = starts[i + 1].start() if i + 1 < len(starts) else len(message)
+        fragment_id, how = match.group(1), match.group(2)
+        chunk = message[match.start() : end]
+        if fragment_id == "log-list" and how == "beforeend":
+            inner = chunk[chunk.find(">") + 1 : chunk.rfind("</ol>")]
+            log = page.get("log", "")
+            cut = log.rfind("</ol>")
+            page["log"] = log[:cut] + inner + log[cut:]
+        else:
+            page[fragment_id] = chunk
+
+
+ORDER = ("table-version", "status", "seats", "field", "exchange", "hand", "results", "log",
+         "announcer", "play-error")  # fmt: skip
+
+
 def read_table(text: str) -> Table:
-    version = re.search(r'name="v" value="(\d+)"', text)
+    version = re.search(r'data-version="(\d+)"', text)
     legal = re.search(r'data-legal="([^"]*)"', text)
     hand_part = text[text.find('id="hand"') :] if 'id="hand"' in text else ""
     hand_part = hand_part[: hand_part.find("</section>")]
@@ -107,6 +131,7 @@ class PlayClient:
             application, f"/ws/play/{lang}/{game_id}/", headers=headers
         )
         self.messages: list[str] = []
+        self.page: dict[str, str] = {}
 
     async def connect(self) -> Table:
         connected, _ = await self.communicator.connect()
@@ -114,9 +139,15 @@ class PlayClient:
         return await self.receive()
 
     async def receive(self, timeout: float = 5) -> Table:
+        """The next push, merged into the page: the table as the browser now shows it
+        (``error`` is only this push's)."""
         text = await self.communicator.receive_from(timeout=timeout)
         self.messages.append(text)
-        return read_table(text)
+        self.page.pop("play-error", None)
+        merge(self.page, text)
+        table = read_table("".join(self.page.get(key, "") for key in ORDER))
+        table.raw_message = text
+        return table
 
     async def send(self, data: Any) -> None:
         if isinstance(data, str):
