@@ -71,23 +71,64 @@ def _prepare(env: dict[str, str], clients: int, delay_ms: int, seed: int) -> lis
     return pairs
 
 
-V = re.compile(r'name="v" value="(\d+)"')
+VERSION = re.compile(r'data-version="(\d+)"')
 LEGAL = re.compile(r'data-legal="([^"]*)"')
 REASON = re.compile(r'data-reason="([a-z_]*)"')
+FRAGMENT = re.compile(r'<[a-z]+ id="([a-z-]+)"[^>]*hx-swap-oob="([a-z]+)"')
+OWE = re.compile(r'data-testid="hand"[^>]*data-owe="(\d+)"')
+
+
+def _merge(page: dict[str, str], message: str) -> None:
+    """Keep the latest HTML of each fragment, as the browser's out-of-band swaps do."""
+    starts = list(FRAGMENT.finditer(message))
+    for i, found in enumerate(starts):
+        end = starts[i + 1].start() if i + 1 < len(starts) else len(message)
+        if found.group(2) == "true":
+            page[found.group(1)] = message[found.start() : end]
+
+
+def _next_message(page: dict[str, str], rng: random.Random) -> dict[str, str] | None:
+    """What the human sends now, if anything."""
+    hand = page.get("hand", "")
+    version = VERSION.search(page.get("table-version", ""))
+    if version is None:
+        return None
+    v = version.group(1)
+    if 'data-testid="round-result"' in page.get("results", ""):
+        return {"action": "next"}
+    owe = OWE.search(hand)
+    if owe and int(owe.group(1)):
+        codes = re.findall(r'data-card="([A-Z0-9]{2})"', hand)
+        return {"action": "give", "cards": " ".join(codes[: int(owe.group(1))])}
+    if 'data-your-turn="true"' not in hand:
+        return None
+    legal_attr = LEGAL.search(hand)
+    legal = json.loads(html.unescape(legal_attr.group(1))) if legal_attr else []
+    options: list[dict[str, str]] = [
+        {
+            "action": "play",
+            "cards": " ".join(m["cards"]),
+            "form": m["form"] if m["ambiguous"] else "",
+        }
+        for m in legal
+    ]
+    if not re.search(r'data-action="pass" disabled', hand):
+        options.append({"action": "pass"})
+    return dict(rng.choice(options), v=v)
 
 
 async def _client(url: str, key: str, deadline: float, rng: random.Random, stats: dict) -> None:
     import websockets
 
     headers = {"Origin": "http://127.0.0.1", "Cookie": f"sessionid={key}"}
+    page: dict[str, str] = {}
     try:
         async with websockets.connect(url, additional_headers=headers, open_timeout=30) as ws:
             waiting: tuple[int, float] | None = None
             while time.monotonic() < deadline:
+                left = max(0.1, deadline - time.monotonic())
                 try:
-                    text = await asyncio.wait_for(
-                        ws.recv(), timeout=max(0.1, deadline - time.monotonic())
-                    )
+                    text = await asyncio.wait_for(ws.recv(), timeout=left)
                 except TimeoutError:
                     break
                 assert isinstance(text, str)
@@ -96,45 +137,19 @@ async def _client(url: str, key: str, deadline: float, rng: random.Random, stats
                     stats["errors"].append(reason.group(1))
                     waiting = None
                     continue
-                match = V.search(text)
-                if not match:
-                    continue
-                version = int(match.group(1))
+                _merge(page, text)
+                found = VERSION.search(page.get("table-version", ""))
+                version = int(found.group(1)) if found else -1
                 if waiting is not None and version >= waiting[0]:
                     stats["rtt"].append(time.perf_counter() - waiting[1])
                     waiting = None
-                if 'data-testid="match-over"' in text:
+                if 'data-testid="match-over"' in page.get("results", ""):
                     stats["games"] += 1
                     break
                 if waiting is not None:
                     continue
-                if 'data-testid="round-result"' in text:
-                    message = {"action": "next", "v": str(version)}
-                elif (owe := re.search(r'data-testid="hand"[^>]*data-owe="(\d+)"', text)) and int(
-                    owe.group(1)
-                ):
-                    hand_part = text[text.find('id="hand"') :]
-                    codes = re.findall(r'data-card="([A-Z0-9]{2})"', hand_part)
-                    message = {
-                        "action": "give",
-                        "cards": " ".join(codes[: int(owe.group(1))]),
-                        "v": str(version),
-                    }
-                elif 'data-your-turn="true"' in text:
-                    legal = json.loads(html.unescape(LEGAL.search(text).group(1)))  # type: ignore[union-attr]
-                    can_pass = not re.search(r'data-action="pass" disabled', text)
-                    options = [
-                        {
-                            "action": "play",
-                            "cards": " ".join(m["cards"]),
-                            "form": m["form"] if m["ambiguous"] else "",
-                        }
-                        for m in legal
-                    ]
-                    if can_pass:
-                        options.append({"action": "pass"})
-                    message = dict(rng.choice(options), v=str(version))
-                else:
+                message = _next_message(page, rng)
+                if message is None:
                     continue
                 waiting = (version + 1, time.perf_counter())
                 stats["moves"] += 1
