@@ -1,0 +1,348 @@
+"""An example hand as a reader sees it, worked out by the rules engine.
+
+The scenario is run with ``run_scenario``; the rounds it passes through give, for each step,
+who acted and what changed (the field cleared, a revolution, a lock, someone went out). So
+the page shows what the engine did, never a description typed by hand: the only hand-written
+part is the caption, and the scenario's own checks make the engine agree with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, pgettext
+
+from rules_engine import SEQUENCE, Round, card_codes, parse_cards
+from rules_engine.cards import RANKS, SUITS
+from rules_engine.scenarios import lock_text, run_scenario
+from rules_engine.state import titles_for
+
+from .option_values import format_value, list_separator
+
+SEAT_LETTERS = "ABCDEF"
+
+
+class ExampleError(ValueError):
+    """The scenario does not run: an example must never be shown wrong."""
+
+
+def seat_label(seat: int) -> str:
+    # Translators: a player in an example hand; %(letter)s is A, B, C...
+    return gettext("Player %(letter)s") % {"letter": SEAT_LETTERS[seat]}
+
+
+def title_label(title: str) -> str:
+    return {
+        "daifugo": pgettext("title", "Daifugō"),
+        "fugo": pgettext("title", "Fugō"),
+        "heimin": pgettext("title", "Heimin"),
+        "hinmin": pgettext("title", "Hinmin"),
+        "daihinmin": pgettext("title", "Daihinmin"),
+        "winner": pgettext("title", "Winner"),
+        "loser": pgettext("title", "Loser"),
+    }[title]
+
+
+def reason_label(reason: str) -> str:
+    """Why the engine refuses a move, as a short clause."""
+    texts = {
+        "round_over": gettext("the round is over"),
+        "wrong_phase": gettext("not at this stage of the round"),
+        "passed_until_clear": gettext("this player passed and sits out until the field clears"),
+        "not_your_turn": gettext("it is not this player's turn"),
+        "not_in_hand": gettext("those cards are not in the hand"),
+        "bad_exchange": gettext("the wrong number of cards to give back"),
+        "not_a_combination": gettext("those cards are not a single, a group or a sequence"),
+        "leader_cannot_pass": gettext("the leader may not pass"),
+        "wrong_form": gettext("it is not the same kind of play as the field"),
+        "wrong_count": gettext("it is not the same number of cards as the field"),
+        "suit_locked": gettext("the suits are locked"),
+        "number_locked": gettext("the number lock asks for exactly one rank higher"),
+        "not_stronger": gettext("it is not stronger than the field"),
+    }
+    return texts.get(reason, reason)
+
+
+def _rank_text(rank: int) -> str:
+    return "10" if RANKS[rank] == "T" else RANKS[rank]
+
+
+def _cards_html(codes: Sequence[str]) -> SafeString:
+    from daifugo_site.ui.templatetags.cards import cards
+
+    return mark_safe(render_to_string("components/_cards.html", cards(list(codes))))
+
+
+def _move_codes(text: str) -> list[str]:
+    cards, _slash, _form = text.partition("/")
+    return card_codes(parse_cards(cards))
+
+
+@dataclass
+class Move:
+    is_pass: bool
+    cards: SafeString | None = None
+
+
+@dataclass
+class Step:
+    kind: str  # play, pass, give, illegal, illegal_pass, illegal_give, legal
+    who: str
+    cards: SafeString | None = None
+    reason: str = ""
+    moves: list[Move] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Hand:
+    who: str
+    cards: SafeString
+    previous_title: str = ""
+
+
+@dataclass
+class ExampleView:
+    slug: str
+    caption: str
+    rules: str
+    intro: list[str]
+    hands: list[Hand]
+    steps: list[Step]
+    result: list[str]
+
+
+def rules_summary(rules_data: Mapping[str, Any], option_texts: Mapping[str, Any]) -> str:
+    """ "standard" or "party; 8-cut: any …": the preset and each option the scenario sets."""
+    data = dict(rules_data)
+    preset = str(data.pop("preset", "basic"))
+    if not data:
+        return gettext("Rules: the %(preset)s preset.") % {"preset": preset}
+    parts = []
+    for name, value in data.items():
+        option = option_texts.get(name)
+        label = option.label if option is not None else name
+        labels = option.value_labels() if option is not None else {}
+        parts.append(
+            gettext("%(option)s: %(value)s")
+            % {"option": label, "value": format_value(value, labels)}
+        )
+    return gettext("Rules: the %(preset)s preset, with %(changes)s.") % {
+        "preset": preset,
+        "changes": list_separator().join(parts),
+    }
+
+
+def _joker_note(move: Any) -> str:
+    """What the jokers of a play stand for, when it has real cards too."""
+    codes = card_codes(move.cards)
+    real = [code for code in codes if code != "JK"]
+    if not move.jokers or not real:
+        return ""
+    if move.form == SEQUENCE:
+        suit = real[0][0]
+        covered = [f"{suit}{RANKS[rank]}" for rank in range(move.low, move.high + 1)]
+        standing = [code for code in covered if code not in real]
+        from daifugo_site.ui.templatetags.cards import card_name
+
+        return gettext("The joker counts as %(cards)s.") % {
+            "cards": list_separator().join(card_name(code) for code in standing)
+        }
+    return gettext("The joker counts as a %(rank)s.") % {"rank": _rank_text(move.rank)}
+
+
+def _effects(before: Round, after: Round, actor: int, played: Any | None) -> list[str]:
+    """What a play or a pass changed, in reading order."""
+    notes: list[str] = []
+    if played is not None:
+        joker = _joker_note(played)
+        if joker:
+            notes.append(joker)
+    if after.revolution != before.revolution:
+        notes.append(
+            gettext("Revolution: the order of the cards is reversed.")
+            if after.revolution
+            else gettext("A second revolution: the order is back to normal.")
+        )
+    if after.jback and not before.jback:
+        notes.append(gettext("11-back: the order is reversed until the field clears."))
+    if after.lock and not before.lock:
+        symbols = " ".join(
+            "♠♥♦♣"[SUITS.index(suit)] for suit in (lock_text(after.lock) or "").split()
+        )
+        notes.append(
+            gettext("Suit lock: until the field clears, only %(suits)s may be played.")
+            % {"suits": symbols}
+        )
+    if after.nlock and not before.nlock:
+        notes.append(gettext("Number lock: each play must now be exactly one rank higher."))
+    for seat in after.out[len(before.out) :]:
+        penalised = seat in after.penalised[len(before.penalised) :]
+        if seat != actor:
+            notes.append(
+                gettext(
+                    "Miyako-ochi: %(player)s, first in the previous round, drops out and "
+                    "takes a bottom place."
+                )
+                % {"player": seat_label(seat)}
+            )
+        elif penalised:
+            notes.append(
+                gettext("%(player)s goes out with a forbidden play: an illegal finish.")
+                % {"player": seat_label(seat)}
+            )
+        else:
+            notes.append(gettext("%(player)s goes out.") % {"player": seat_label(seat)})
+    cleared = after.top is None and (before.top is not None or played is not None)
+    if after.over:
+        notes.append(gettext("The round is over."))
+    elif cleared:
+        leader = seat_label(after.to_act)
+        if played is None:
+            notes.append(
+                gettext("Everyone else has passed: the field clears and %(player)s leads.")
+                % {"player": leader}
+            )
+        elif (
+            before.top is not None
+            and before.rules.spade3_return
+            and card_codes(played.cards) == ["S3"]
+            and card_codes(before.top.cards) == ["JK"]
+        ):
+            notes.append(
+                gettext("Spade-3 return: the field clears and %(player)s leads.")
+                % {"player": leader}
+            )
+        elif "8" in {code[1] for code in card_codes(played.cards) if code != "JK"}:
+            notes.append(
+                gettext("8-cut: the field clears and %(player)s leads again.") % {"player": leader}
+            )
+        else:
+            notes.append(
+                gettext("Nobody can answer: the field clears and %(player)s leads.")
+                % {"player": leader}
+            )
+    return notes
+
+
+def build(
+    slug: str, caption: str, scenario: Mapping[str, Any], option_texts: Mapping[str, Any]
+) -> ExampleView:
+    """The view of one example, in the active language; ExampleError if the engine disagrees."""
+    result = run_scenario(scenario)
+    if not result.ok:
+        where = "" if result.step is None else f" at step {result.step}"
+        raise ExampleError(f"example {slug!r} fails{where}: {result.message}")
+    rounds = result.rounds
+    first = rounds[0]
+    steps_data: list[Mapping[str, Any]] = list(scenario["steps"])
+
+    involved: set[int] = set()
+    steps: list[Step] = []
+    for index, step in enumerate(steps_data):
+        before = rounds[index]
+        after = rounds[index + 1]
+        actor = step.get("by", before.to_act)
+        if "expect" in step:
+            continue
+        involved.add(actor)
+        who = seat_label(actor)
+        if "play" in step:
+            played = after.history[2] if after.history is not None else None
+            steps.append(
+                Step(
+                    "play",
+                    who,
+                    cards=_cards_html(_move_codes(step["play"])),
+                    notes=_effects(before, after, actor, played),
+                )
+            )
+        elif "pass" in step:
+            steps.append(Step("pass", who, notes=_effects(before, after, actor, None)))
+        elif "give" in step:
+            steps.append(Step("give", who, cards=_cards_html(_move_codes(step["give"]))))
+        elif "illegal" in step:
+            reason = reason_label(step["reason"])
+            if step["illegal"] == "pass":
+                steps.append(Step("illegal_pass", who, reason=reason))
+            else:
+                cards_html = _cards_html(_move_codes(step["illegal"]))
+                steps.append(Step("illegal", who, cards=cards_html, reason=reason))
+        elif "illegal_give" in step:
+            cards_html = _cards_html(_move_codes(step["illegal_give"]))
+            steps.append(
+                Step("illegal_give", who, cards=cards_html, reason=reason_label(step["reason"]))
+            )
+        elif "legal" in step:
+            moves = [
+                Move(True) if text == "pass" else Move(False, _cards_html(_move_codes(text)))
+                for text in step["legal"]
+            ]
+            steps.append(Step("legal", who, moves=moves))
+
+    intro: list[str] = []
+    previous = scenario.get("previous")
+    previous_titles: tuple[str, ...] = ()
+    if previous is not None:
+        previous_titles = titles_for(tuple(previous))
+        involved.update(previous)
+    if scenario.get("revolution"):
+        intro.append(gettext("A revolution is in force from the start."))
+    for giver, receiver, gift, _automatic in first.exchange:
+        involved.update((giver, receiver))
+        intro.append(
+            gettext("%(giver)s hands %(cards)s to %(receiver)s at once.")
+            % {
+                "giver": seat_label(giver),
+                "receiver": seat_label(receiver),
+                "cards": list_separator().join(_card_name(code) for code in card_codes(gift)),
+            }
+        )
+    for seat in rounds[-1].out:
+        involved.add(seat)
+
+    hands = [
+        Hand(
+            who=seat_label(seat),
+            cards=_cards_html(card_codes(parse_cards(text, 2)) if text.strip() else []),
+            previous_title=title_label(previous_titles[seat]) if previous_titles else "",
+        )
+        for seat, text in enumerate(scenario["hands"])
+        if seat in involved
+    ]
+
+    final = rounds[-1]
+    result_lines: list[str] = []
+    if final.over and final.result is not None:
+        titles = final.titles() or ()
+        for seat in final.result:
+            result_lines.append(
+                gettext("%(player)s: %(title)s")
+                % {"player": seat_label(seat), "title": title_label(titles[seat])}
+            )
+    return ExampleView(
+        slug=slug,
+        caption=caption,
+        rules=rules_summary(scenario["rules"], option_texts),
+        intro=intro,
+        hands=hands,
+        steps=steps,
+        result=result_lines,
+    )
+
+
+def _card_name(code: str) -> str:
+    from daifugo_site.ui.templatetags.cards import card_name
+
+    return card_name(code)
+
+
+def render(
+    slug: str, caption: str, scenario: Mapping[str, Any], option_texts: Mapping[str, Any]
+) -> str:
+    view = build(slug, caption, scenario, option_texts)
+    return render_to_string("pages/rules/_example.html", {"example": view})
