@@ -7,17 +7,26 @@ the bare ``/`` stay outside: ``/`` picks the reader's language and redirects.
 
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
+from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
 
 from daifugo_site.pages import views as pages_views
+from daifugo_site.pages.sitemaps import SITEMAPS
 
 urlpatterns = [
     path("", pages_views.root_redirect, name="root"),
     path("admin/", admin.site.urls),
+    path(
+        "sitemap.xml",
+        sitemap,
+        {"sitemaps": SITEMAPS, "template_name": "pages/sitemap.xml"},
+        name="sitemap",
+    ),
 ]
 
 urlpatterns += i18n_patterns(
     path("", include("daifugo_site.pages.urls")),
+    path("", include(("daifugo_site.pages.rules_urls", "rules"))),
     path("play/", include("daifugo_site.play.urls")),
     prefix_default_language=True,
 )
