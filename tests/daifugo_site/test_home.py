@@ -101,36 +101,56 @@ def test_hreflang_alternates(client: Client, prefix: str) -> None:
     assert find_one(html, "link", rel="canonical").get("href") == f"http://testserver/{prefix}/"
 
 
-def test_navigation_hides_parts_without_routes(client: Client) -> None:
+def _routed() -> dict[str, str]:
+    """Each site part's URL in Chinese, or "" while its app has no route yet."""
+    from django.urls import NoReverseMatch, reverse
+    from django.utils import translation
+
+    from daifugo_site.ui.sections import SECTIONS
+
+    routed = {}
+    with translation.override("zh-hans"):
+        for section in SECTIONS:
+            try:
+                routed[section.key] = reverse(section.url_name)
+            except NoReverseMatch:
+                routed[section.key] = ""
+    return routed
+
+
+def test_navigation_links_exactly_the_parts_with_routes(client: Client) -> None:
+    routed = _routed()
     html = client.get("/zh-hans/").content.decode()
-    assert find_all(html, "nav", class_="site-nav") == []
-    # The home page still describes them, without links.
+    nav_links = {a.get("data-section"): a.get("href") for a in find_all(html, "a")
+                 if a.get("data-section")}  # fmt: skip
+    assert nav_links == {key: url for key, url in routed.items() if url}
+    # The home page describes every part; a part without a route has no link.
     for part in find_all(html, "li", class_="part"):
         heading = part.children[0]
         assert heading.tag == "h3"
-        assert heading.children == [], "no link while the part has no route"
+        if routed[part.get("data-section") or ""]:
+            assert heading.children[0].get("href") == routed[part.get("data-section") or ""]
+        else:
+            assert heading.children == [], "no link while the part has no route"
 
 
-@pytest.mark.urls("tests.daifugo_site.urls_i18n_demo")
-def test_navigation_shows_a_part_once_its_route_exists(client: Client) -> None:
+@pytest.mark.django_db
+def test_navigation_marks_the_current_part(client: Client) -> None:
+    # The rules pages exist (daifugo_site/pages/rules_urls.py): their nav link is current.
     html = client.get("/ja/rules/").content.decode()
-    nav = find_one(html, "nav", class_="site-nav")
-    link = nav.children[0].children[0].children[0]
+    link = find_one(html, "a", data_section="rules")
     assert (link.get("href"), link.text, link.get("aria-current")) == (
         "/ja/rules/",
         "ルール",
         "page",
     )
     home = client.get("/zh-hans/").content.decode()
-    rules_part = find_one(home, "li", data_section="rules")
-    part_link = rules_part.children[0].children[0]
+    part_link = find_one(home, "li", data_section="rules").children[0].children[0]
     assert (part_link.tag, part_link.get("href"), part_link.text) == (
         "a",
         "/zh-hans/rules/",
         "规则",
     )
-    # Parts without routes stay plain text.
-    assert find_one(home, "li", data_section="play").children[0].children == []
 
 
 def test_layout_has_htmx_with_ws_from_our_static_files(client: Client) -> None:
