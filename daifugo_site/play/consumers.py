@@ -155,9 +155,15 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         await self.send_table(event.get("version"))
 
     async def send_table(self, version: int | None = None) -> None:
-        rendered = await database_sync_to_async(render_table)(
-            self.game_id, self.lang, self.is_owner, version, self.sent
+        # Usually the state is in this process's cache: render right here (a millisecond
+        # of templates) rather than queue behind the database thread.
+        rendered = render_table(
+            self.game_id, self.lang, self.is_owner, version, self.sent, cache_only=True
         )
+        if rendered is None:
+            rendered = await database_sync_to_async(render_table)(
+                self.game_id, self.lang, self.is_owner, version, self.sent
+            )
         if rendered is not None:
             html, self.sent = rendered
             await self.send(text_data=html)

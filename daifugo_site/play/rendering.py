@@ -23,8 +23,13 @@ from .presenter import TableView, table_view
 FRAGMENTS = ("status", "seats", "field", "exchange", "hand", "results")
 
 
-def view_for(game_id: str, is_owner: bool, min_version: int | None = None) -> TableView | None:
-    loaded = services.current(game_id, min_version)
+def view_for(
+    game_id: str, is_owner: bool, min_version: int | None = None, *, cache_only: bool = False
+) -> TableView | None:
+    if cache_only:
+        loaded = services.cached(game_id, min_version) if min_version is not None else None
+    else:
+        loaded = services.current(game_id, min_version)
     if loaded is None:
         return None
     game, match = loaded
@@ -76,14 +81,18 @@ def render_table(
     is_owner: bool,
     min_version: int | None = None,
     sent: dict[str, Any] | None = None,
+    *,
+    cache_only: bool = False,
 ) -> tuple[str, dict[str, Any]] | None:
     """The fragments of the table that changed since ``sent`` (all of them when ``sent`` is
     None), out-of-band, in ``lang``; with the new keys to pass next time.
 
-    The round's log grows by appending only its new lines.
+    The round's log grows by appending only its new lines. With ``cache_only`` it touches
+    no database (None when the cache is older than ``min_version``), so the consumer can
+    render on the event loop instead of hopping to the database thread.
     """
     with translation.override(lang):
-        view = view_for(game_id, is_owner, min_version)
+        view = view_for(game_id, is_owner, min_version, cache_only=cache_only)
         if view is None:
             return None
         keys = fragment_keys(view)
