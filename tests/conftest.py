@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -45,3 +46,31 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.path.is_relative_to(BROWSER_TESTS):
             item.add_marker(pytest.mark.browser)
+
+
+# -- the rules reference's content (pages app), for any test that renders it ----------------
+
+
+@pytest.fixture(scope="session")
+def _content_loaded(
+    django_db_setup: None, django_db_blocker: pytest.FixtureRequest
+) -> Iterator[None]:
+    from daifugo_site.pages.loader import load
+
+    with django_db_blocker.unblock():  # type: ignore[attr-defined]
+        load()
+    yield
+
+
+@pytest.fixture
+def content(_content_loaded: None, db: None) -> None:
+    """Every rules section, example, option, FAQ entry and glossary term in the database.
+
+    Loaded once per session outside any test transaction; loaded again (inside this test's
+    transaction) if a transactional test of another app flushed the tables meanwhile.
+    """
+    from daifugo_site.pages.loader import load
+    from daifugo_site.pages.models import RuleSection
+
+    if not RuleSection.objects.exists():
+        load()

@@ -10,7 +10,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import pgettext, pgettext_lazy
 
 from rules_engine import PRESET_PLAYERS, RulesError, RuleSet
 from rules_engine.rules import (
@@ -180,7 +180,8 @@ class NewGameForm(forms.Form):
                 code="table",
             )
         if table != "1v1" and players not in PRESET_PLAYERS[preset]:
-            allowed = ", ".join(str(n) for n in PRESET_PLAYERS[preset] if n >= 3)
+            separator = pgettext("list separator", ", ")
+            allowed = separator.join(str(n) for n in sorted(PRESET_PLAYERS[preset]) if n >= 3)
             raise forms.ValidationError(
                 _("The %(preset)s preset is for tables of %(allowed)s players.")
                 % {"preset": PRESET_LABELS[preset], "allowed": allowed},
