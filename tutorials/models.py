@@ -1,0 +1,216 @@
+"""Lessons, their steps, and each visitor's progress.
+
+A lesson is data (tutorials/content/*.toml, loaded by :mod:`tutorials.loader`, or edited in
+the admin); the rules engine judges every step (:mod:`tutorials.validation`). Text fields
+are translated with modeltranslation (``title_zh_hans``, ``title_ja``, …; see
+translation.py). The non-text parts of a step live in two JSON fields:
+
+- ``table``: how the shown table state is reached, like a scenario: ``hands`` (seat 0 is
+  the learner), optional ``leader``, ``revolution``, ``previous``, ``plays`` (play / pass /
+  give steps replayed through the engine) and ``show_hands`` (show every hand face up;
+  puzzles do by default).
+- ``data``: per kind: play ``accept`` or ``goal``; watch ``script`` (one action per
+  :class:`ScriptLine`, same order); legal ``answer``; puzzle ``place``, ``solution``,
+  ``unique``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+
+class Category(models.TextChoices):
+    BASICS = "basics", pgettext_lazy("lesson category", "Basics")
+    LOCAL_RULES = "local-rules", pgettext_lazy("lesson category", "Local rules")
+    THE_ROUND = "the-round", pgettext_lazy("lesson category", "The round")
+    STRATEGY = "strategy", pgettext_lazy("lesson category", "Strategy")
+    PUZZLES = "puzzles", pgettext_lazy("lesson category", "Puzzles")
+
+
+class Kind(models.TextChoices):
+    EXPLAIN = "explain", pgettext_lazy("step kind", "Explanation")
+    WATCH = "watch", pgettext_lazy("step kind", "Watch")
+    PLAY = "play", pgettext_lazy("step kind", "Your move")
+    CHOOSE = "choose", pgettext_lazy("step kind", "Question")
+    LEGAL = "legal", pgettext_lazy("step kind", "Which plays are legal?")
+    PUZZLE = "puzzle", pgettext_lazy("step kind", "Puzzle")
+
+
+#: Steps the learner answers (the first of these is what the rules pages embed).
+INTERACTIVE_KINDS = (Kind.PLAY, Kind.CHOOSE, Kind.LEGAL, Kind.PUZZLE)
+
+
+class Lesson(models.Model):
+    slug = models.SlugField(_("slug"), max_length=80, unique=True)
+    order = models.IntegerField(_("order"), default=0)
+    category = models.CharField(_("category"), max_length=20, choices=Category.choices)
+    difficulty = models.PositiveSmallIntegerField(
+        _("difficulty"), null=True, blank=True, help_text=_("Puzzles only: 1 (easy) to 5.")
+    )
+    rules = models.JSONField(
+        _("rules"),
+        default=dict,
+        help_text=_('A preset and overrides: {"preset": "standard"}.'),
+    )
+    section = models.SlugField(
+        _("rules section"),
+        max_length=80,
+        blank=True,
+        help_text=_("Slug of the rules section this lesson belongs to (optional)."),
+    )
+    title = models.CharField(_("title"), max_length=200)
+    summary = models.TextField(_("summary"), blank=True)
+    # Set by the loader: the file the lesson came from and a hash of its content, so that
+    # loading again changes nothing unless the file did. Empty for admin-made lessons.
+    source = models.CharField(_("source file"), max_length=300, blank=True, editable=False)
+    source_hash = models.CharField(max_length=64, blank=True, editable=False)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["order", "slug"]
+        verbose_name = _("lesson")
+        verbose_name_plural = _("lessons")
+
+    def __str__(self) -> str:
+        return f"{self.slug}: {self.title}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("tutorials:lesson", args=[self.slug])
+
+    @property
+    def is_puzzle(self) -> bool:
+        return self.category == Category.PUZZLES
+
+    @property
+    def preset(self) -> str:
+        rules = self.rules if isinstance(self.rules, dict) else {}
+        return str(rules.get("preset", "basic"))
+
+
+class Step(models.Model):
+    lesson = models.ForeignKey(Lesson, on_delete=models.CASCADE, related_name="steps")
+    order = models.PositiveIntegerField(_("order"), default=0)
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    table = models.JSONField(_("table"), null=True, blank=True)
+    data = models.JSONField(_("data"), default=dict, blank=True)
+    text = models.TextField(_("text"), blank=True)
+    prompt = models.TextField(_("prompt"), blank=True)
+    question = models.TextField(_("question"), blank=True)
+    hint1 = models.TextField(_("first hint"), blank=True)
+    hint2 = models.TextField(_("second hint"), blank=True)
+    right = models.TextField(_("why the answer is right"), blank=True)
+    other = models.TextField(_("explanation for other wrong moves"), blank=True)
+
+    class Meta:
+        ordering = ["lesson", "order", "id"]
+        verbose_name = _("step")
+        verbose_name_plural = _("steps")
+
+    def __str__(self) -> str:
+        return f"{self.lesson.slug} #{self.order} ({self.kind})"
+
+    @property
+    def is_interactive(self) -> bool:
+        return self.kind in INTERACTIVE_KINDS
+
+
+class ScriptLine(models.Model):
+    """A caption for one scripted action of a watch step (the action is ``step.data``)."""
+
+    step = models.ForeignKey(Step, on_delete=models.CASCADE, related_name="script_lines")
+    order = models.PositiveIntegerField(_("order"), default=0)
+    caption = models.TextField(_("caption"), blank=True)
+
+    class Meta:
+        ordering = ["step", "order", "id"]
+        verbose_name = _("script line")
+        verbose_name_plural = _("script lines")
+
+    def __str__(self) -> str:
+        return f"{self.step} line {self.order}"
+
+
+class WrongMove(models.Model):
+    """A tempting legal move that is not the answer, with its own explanation."""
+
+    step = models.ForeignKey(Step, on_delete=models.CASCADE, related_name="wrong_moves")
+    move = models.CharField(_("move"), max_length=100)
+    text = models.TextField(_("explanation"), blank=True)
+
+    class Meta:
+        ordering = ["step", "id"]
+        verbose_name = _("tempting wrong move")
+        verbose_name_plural = _("tempting wrong moves")
+
+    def __str__(self) -> str:
+        return f"{self.step}: {self.move}"
+
+
+class Choice(models.Model):
+    step = models.ForeignKey(Step, on_delete=models.CASCADE, related_name="choices")
+    order = models.PositiveIntegerField(_("order"), default=0)
+    text = models.TextField(_("text"))
+    explain = models.TextField(_("explanation"), blank=True)
+    correct = models.BooleanField(_("correct"), default=False)
+    # The TOML key is `check`; `check` itself is taken by Django (Model.check()).
+    engine_check = models.JSONField(
+        _("engine check"),
+        null=True,
+        blank=True,
+        help_text=_("Scenario expect keys: hold if correct, fail if wrong."),
+    )
+
+    class Meta:
+        ordering = ["step", "order", "id"]
+        verbose_name = _("choice")
+        verbose_name_plural = _("choices")
+
+    def __str__(self) -> str:
+        return f"{self.step} choice {self.order}"
+
+
+class Progress(models.Model):
+    """One visitor's place in one lesson.
+
+    ``session_token`` is a random id kept in the visitor's session (it survives the session
+    key changing at login, and the language changing); ``user`` is set for a signed-in
+    visitor. ``state`` holds each step's answers, tries and hints (:mod:`tutorials.progress`).
+    """
+
+    session_token = models.CharField(max_length=64, blank=True, db_index=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
+    )
+    lesson = models.ForeignKey(Lesson, on_delete=models.CASCADE, related_name="progress")
+    step_index = models.PositiveIntegerField(default=0)
+    stars = models.PositiveSmallIntegerField(default=3)
+    completed = models.BooleanField(default=False)
+    hints_used = models.PositiveSmallIntegerField(default=0)
+    state = models.JSONField(default=dict, blank=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("progress")
+        verbose_name_plural = _("progress")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session_token", "lesson"],
+                condition=models.Q(user__isnull=True),
+                name="tutorials_progress_one_per_session",
+            ),
+            models.UniqueConstraint(
+                fields=["user", "lesson"],
+                condition=models.Q(user__isnull=False),
+                name="tutorials_progress_one_per_user",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        who: Any = self.user or self.session_token[:8]
+        return f"{who} · {self.lesson.slug} · step {self.step_index}"
