@@ -1,0 +1,183 @@
+"""Validation catches each kind of broken lesson, naming the lesson and the step."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tutorials.spec import read_lesson
+from tutorials.validation import validate_lesson
+
+
+def problems(data: dict[str, Any], **kwargs: Any) -> list[str]:
+    spec, shape = read_lesson(data)
+    assert shape == [], shape
+    return [str(p) for p in validate_lesson(spec, **kwargs).problems]
+
+
+def step(data: dict[str, Any], kind: str) -> dict[str, Any]:
+    return next(s for s in data["steps"] if s["kind"] == kind)
+
+
+def test_the_fixtures_are_valid(lesson_data: dict[str, Any], puzzle_data: dict[str, Any]) -> None:
+    assert problems(lesson_data) == []
+    assert problems(puzzle_data) == []
+
+
+def test_illegal_scripted_play(lesson_data: dict[str, Any]) -> None:
+    step(lesson_data, "watch")["script"][1]["play"] = "C4"  # does not beat the 5
+    (problem,) = problems(lesson_data)
+    assert problem.startswith("tutor-test-basics step 2 (watch): script line 2 is not legal")
+    assert "not_stronger" in problem
+
+
+def test_illegal_table_play(lesson_data: dict[str, Any]) -> None:
+    step(lesson_data, "play")["table"]["plays"][1] = {"play": "C4"}
+    found = problems(lesson_data)
+    assert any(p.startswith("tutor-test-basics step 3 (play): table: table play 2") for p in found)
+
+
+def test_illegal_accepted_move(lesson_data: dict[str, Any]) -> None:
+    step(lesson_data, "play")["accept"] = ["S4"]  # the 4 does not beat the 9
+    (problem,) = problems(lesson_data)
+    assert problem == (
+        "tutor-test-basics step 3 (play): accepted move 'S4' is not legal here (not_stronger)"
+    )
+
+
+def test_wrong_move_that_is_illegal_or_accepted(lesson_data: dict[str, Any]) -> None:
+    play = step(lesson_data, "play")
+    play["wrong"][0]["move"] = "S4"
+    assert any("wrong move 'S4' is not legal here" in p for p in problems(lesson_data))
+    play["wrong"][0]["move"] = "DK"
+    assert any("wrong move 'DK' is also accepted" in p for p in problems(lesson_data))
+
+
+def test_goals(lesson_data: dict[str, Any]) -> None:
+    play = step(lesson_data, "play")
+    del play["accept"]
+    play["wrong"] = []
+    play["goal"] = "revolution"
+    assert problems(lesson_data) == [
+        "tutor-test-basics step 3 (play): no legal move meets the goal 'revolution'"
+    ]
+    play["goal"] = "any_pass"
+    assert problems(lesson_data) == []
+    play["goal"] = "win_the_game"
+    assert "unknown goal 'win_the_game'" in problems(lesson_data)[0]
+    play["accept"] = ["DK"]
+    assert "give exactly one of accept or goal" in problems(lesson_data)[0]
+
+
+def test_learner_must_be_to_act(lesson_data: dict[str, Any]) -> None:
+    step(lesson_data, "play")["table"]["plays"] = [{"play": "D5"}]
+    found = problems(lesson_data)
+    assert found == [
+        "tutor-test-basics step 3 (play): seat 0 (the learner) must be to act at the table "
+        "state, not seat 2"
+    ]
+
+
+def test_wrong_quiz_answer(lesson_data: dict[str, Any]) -> None:
+    step(lesson_data, "legal")["answer"] = ["pass", "S9 H9", "D6 C6"]
+    (problem,) = problems(lesson_data)
+    assert problem == (
+        "tutor-test-basics step 5 (legal): answer differs from the engine's legal set: "
+        "missing [], not legal ['D6 C6']"
+    )
+    step(lesson_data, "legal")["answer"] = ["S9 H9"]
+    assert "missing ['pass']" in problems(lesson_data)[0]
+
+
+def test_choice_checks_must_agree(lesson_data: dict[str, Any]) -> None:
+    choices = step(lesson_data, "choose")["choices"]
+    choices[0]["check"] = {"to_act": 0}  # marked wrong, but it holds
+    choices[1]["check"] = {"to_act": 2}  # marked correct, but it fails
+    found = problems(lesson_data)
+    assert "choice 1 is marked wrong but its check {'to_act': 0} holds" in found[0]
+    assert "choice 2 is marked correct but its check fails: to_act: expected 2, got 0" in found[1]
+    assert all(p.startswith("tutor-test-basics step 4 (choose)") for p in found)
+
+
+def test_unproven_puzzle(puzzle_data: dict[str, Any]) -> None:
+    # Without the 2 the hero cannot win the lead back.
+    puzzle_data["steps"][0]["table"]["hands"][0] = "D5 C5 S9 H3"
+    puzzle_data["steps"][0]["solution"] = "S9"
+    (problem,) = problems(puzzle_data)
+    assert problem == (
+        "tutor-test-puzzle step 1 (puzzle): not proven: seat 0 cannot force to go out first "
+        "against every defence"
+    )
+
+
+def test_solution_that_does_not_win(puzzle_data: dict[str, Any]) -> None:
+    puzzle_data["steps"][0]["solution"] = "H2"
+    (problem,) = problems(puzzle_data)
+    assert "solution 'H2' does not force the goal; the winning first moves are ['S9']" in problem
+
+
+def test_false_unique_claim(puzzle_data: dict[str, Any]) -> None:
+    puzzle_data["steps"][0]["unique"] = False
+    (problem,) = problems(puzzle_data)
+    assert problem.endswith("claimed not unique, but only 'S9' wins")
+    # Here the 2 first wins, and so does either 5 alone: not unique.
+    puzzle_data["steps"][0]["unique"] = True
+    puzzle_data["steps"][0]["table"]["hands"] = ["D5 C5 H2", "H9 D9", "S5 H7"]
+    puzzle_data["steps"][0]["solution"] = "H2"
+    assert problems(puzzle_data) == [
+        "tutor-test-puzzle step 1 (puzzle): claimed unique, but 3 first moves win: "
+        "['C5', 'D5', 'H2']"
+    ]
+
+
+def test_puzzle_too_big_for_the_solver(puzzle_data: dict[str, Any]) -> None:
+    (problem,) = problems(puzzle_data, node_limit=3)
+    assert "the solver could not settle this puzzle within 3 positions" in problem
+
+
+def test_puzzle_shape(puzzle_data: dict[str, Any]) -> None:
+    puzzle_data["difficulty"] = 9
+    puzzle_data["steps"][0]["place"] = 2
+    found = problems(puzzle_data)
+    assert "tutor-test-puzzle: a puzzle needs a difficulty from 1 to 5" in found
+    assert "tutor-test-puzzle step 1 (puzzle): place must be a place from 0 to 1" in found
+
+
+def test_missing_texts_name_the_language(lesson_data: dict[str, Any]) -> None:
+    del step(lesson_data, "play")["hint2_ja"]
+    del lesson_data["summary_zh_hans"]
+    found = problems(lesson_data)
+    assert "tutor-test-basics [zh_hans]: summary is missing" in found
+    assert "tutor-test-basics step 3 (play) [ja]: hint2 is missing" in found
+    # --lang narrows the text checks (the engine checks always run).
+    assert problems(lesson_data, langs=["ja"]) == [
+        "tutor-test-basics step 3 (play) [ja]: hint2 is missing"
+    ]
+
+
+def test_bad_card_shortcode(lesson_data: dict[str, Any]) -> None:
+    lesson_data["steps"][0]["text_ja"] = "[[cards: S3 X9]] と [[foo: 1]]"
+    found = problems(lesson_data)
+    assert (
+        "tutor-test-basics step 1 (explain) [ja]: text: [[cards: S3 X9]]: unknown card(s) X9"
+        in (found)
+    )
+    assert any("unknown shortcode [[foo: …]]" in p for p in found)
+
+
+def test_unknown_keys_are_reported(lesson_data: dict[str, Any]) -> None:
+    step(lesson_data, "play")["acept"] = ["DK"]
+    lesson_data["titel_ja"] = "x"
+    spec, shape = read_lesson(lesson_data)
+    assert [str(p) for p in shape] == [
+        "tutor-test-basics: lesson: unknown key 'titel_ja'",
+        "tutor-test-basics step 3 (play): step: unknown key 'acept'",
+    ]
+
+
+@pytest.mark.parametrize("rules", [{"preset": "nope"}, {"preset": "basic", "jokers": 7}])
+def test_bad_rules(lesson_data: dict[str, Any], rules: dict[str, Any]) -> None:
+    lesson_data["rules"] = rules
+    (problem,) = problems(lesson_data)
+    assert problem.startswith("tutor-test-basics: rules:")
