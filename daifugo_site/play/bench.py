@@ -108,7 +108,7 @@ def _next_message(page: dict[str, str], rng: random.Random) -> dict[str, str] | 
         {
             "action": "play",
             "cards": " ".join(m["cards"]),
-            "form": m["form"] if m["ambiguous"] else "",
+            "shape": m["form"] if m["ambiguous"] else "",
         }
         for m in legal
     ]

@@ -1,5 +1,11 @@
 """The play page's WebSocket: ``ws/play/<lang>/<game id>/``.
 
+Messages from the page are JSON objects (htmx's ``ws-send`` of a form): ``action`` (play,
+pass, give, next), ``cards`` (codes separated by spaces), ``shape`` (group or sequence,
+for cards that read both ways; not called "form", which would shadow ``HTMLFormElement.form``
+in the browser), and ``v`` (the table version the page showed, so a repeated or late play
+is refused instead of applied twice).
+
 Thin, as in the Channels tutorial: it reads a message, turns it into an engine
 :class:`~rules_engine.Action` for the human seat, hands it to
 :func:`~daifugo_site.play.services.submit`, and renders fragments. Every page of the game
@@ -144,7 +150,7 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             return "unknown_card"
         if kind == "give":
             return Action("give", self.human_seat, text), version
-        form = content.get("form") or ""
+        form = content.get("shape") or ""
         if form not in FORMS:
             return "malformed"
         return Action("play", self.human_seat, text, form or None), version

@@ -51,7 +51,7 @@ async def expect_error(client: PlayClient, data, reason: str, game_id: str) -> N
         ({"action": "play", "cards": "S3 S3", "v": "0"}, "unknown_card"),
         ({"action": "play", "cards": "", "v": "0"}, "not_a_combination"),
         ({"action": "play", "cards": 42, "v": "0"}, "not_a_combination"),
-        ({"action": "play", "cards": "D3", "form": "triangle", "v": "0"}, "malformed"),
+        ({"action": "play", "cards": "D3", "shape": "triangle", "v": "0"}, "malformed"),
         ({"action": "play", "cards": "D3", "v": "zero"}, "malformed"),
         ({"action": "give", "cards": "D3", "v": "0"}, "wrong_phase"),
         ({"action": "next", "v": "0"}, "wrong_phase"),

@@ -24,7 +24,7 @@ def first_play(table: Table) -> dict[str, str]:
         move = table.legal[0]
         data = {"action": "play", "cards": " ".join(move["cards"]), "v": str(table.version)}
         if move["ambiguous"]:
-            data["form"] = move["form"]
+            data["shape"] = move["form"]
         return data
     return {"action": "pass", "v": str(table.version)}
 
