@@ -83,6 +83,8 @@ class Action:
         if unknown:
             raise ActionError(f"unknown key(s) {sorted(unknown)}")
         if kind == "next":
+            if data["next"] is not True:
+                raise ActionError("next must be true")
             return cls("next")
         seat = data.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool):

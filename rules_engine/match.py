@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .actions import Action, ActionError
+from .observation import Observation, observe
 from .rules import RulesError, RuleSet
 from .state import _R, Refusal, Round
 
@@ -124,6 +125,10 @@ class Match:
         scores = self.scores
         last = self.results[-1] if self.results else tuple(range(self.players))
         return sorted(range(self.players), key=lambda s: (-scores[s], last.index(s)))
+
+    def observe(self, seat: int) -> Observation:
+        """What ``seat`` may see now, the match's points included."""
+        return observe(self.round, seat, self.scores)
 
     @property
     def winner(self) -> int | None:

@@ -52,6 +52,8 @@ class Observation:
     result: tuple[int, ...] | None
     legal: tuple[Move, ...]
     first_leader: int
+    #: Match points so far per seat (public), when the round is part of a match.
+    scores: tuple[int, ...] | None = None
 
     @property
     def hand_text(self) -> str:
@@ -128,11 +130,12 @@ class Observation:
             "owe": self.owe,
             "result": list(self.result) if self.result is not None else None,
             "legal": [str(m) for m in self.legal],
+            "scores": list(self.scores) if self.scores is not None else None,
         }
 
 
-def observe(r: Round, seat: int) -> Observation:
-    """The observation of ``seat`` in round ``r``."""
+def observe(r: Round, seat: int, scores: tuple[int, ...] | None = None) -> Observation:
+    """The observation of ``seat`` in round ``r`` (``scores``: the match's, if any)."""
     gave = got = 0
     for giver, receiver, cards, _auto in r.exchange:
         if giver == seat:
@@ -167,6 +170,7 @@ def observe(r: Round, seat: int) -> Observation:
         result=r.result,
         legal=tuple(r.legal_moves()) if r.phase == PLAY and r.to_act == seat else (),
         first_leader=r.first_leader,
+        scores=scores,
     )
 
 

@@ -89,6 +89,17 @@ class RuleSet:
         def bad(name: str, value: object) -> RulesError:
             return RulesError(f"option {name} cannot be {value!r}")
 
+        for name in (
+            "jokers",
+            "sequence_min",
+            "revolution_group_min",
+            "suit_lock_after",
+            "revolution_sequence_min",
+            "hand_size",
+        ):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, type(None))):
+                raise bad(name, value)
         if self.jokers not in (0, 1, 2):
             raise bad("jokers", self.jokers)
         if self.sequence_min not in (3, 4, 5):

@@ -131,17 +131,23 @@ def validate(data: Any) -> None:
         raise ScenarioError("name must be a string")
     if not isinstance(data["hands"], list) or not 2 <= len(data["hands"]) <= 6:
         raise ScenarioError("hands must list 2 to 6 hands")
+    if not all(isinstance(hand, str) for hand in data["hands"]):
+        raise ScenarioError("each hand must be a string of cards")
     if not isinstance(data["steps"], list):
         raise ScenarioError("steps must be a list")
     n = len(data["hands"])
     if "leader" in data and data["leader"] is not None:
-        if not isinstance(data["leader"], int) or not 0 <= data["leader"] < n:
+        if not _is_int(data["leader"]) or not 0 <= data["leader"] < n:
             raise ScenarioError("leader must be a seat")
     if "revolution" in data and not isinstance(data["revolution"], bool):
         raise ScenarioError("revolution must be true or false")
     if "previous" in data and data["previous"] is not None:
         prev = data["previous"]
-        if not isinstance(prev, list) or sorted(prev) != list(range(n)):
+        if (
+            not isinstance(prev, list)
+            or not all(_is_int(seat) for seat in prev)
+            or sorted(prev) != list(range(n))
+        ):
             raise ScenarioError("previous must list every seat once")
     for i, step in enumerate(data["steps"], 1):
         _validate_step(step, i, n)
@@ -157,11 +163,11 @@ def _validate_step(step: Any, i: int, n: int) -> None:
     unknown = set(step) - STEP_KEYS[kind]
     if unknown:
         raise ScenarioError(f"step {i}: unknown key(s) {sorted(unknown)}")
-    if "by" in step and (not isinstance(step["by"], int) or not 0 <= step["by"] < n):
+    if "by" in step and (not _is_int(step["by"]) or not 0 <= step["by"] < n):
         raise ScenarioError(f"step {i}: by must be a seat")
-    if "form" in step and step["form"] not in FORMS:
+    if "form" in step and (not isinstance(step["form"], str) or step["form"] not in FORMS):
         raise ScenarioError(f"step {i}: unknown form {step['form']!r}")
-    if "reason" in step and step["reason"] not in REASONS:
+    if "reason" in step and (not isinstance(step["reason"], str) or step["reason"] not in REASONS):
         raise ScenarioError(f"step {i}: unknown reason {step['reason']!r}")
     if kind in ("illegal", "illegal_give") and "reason" not in step:
         raise ScenarioError(f"step {i}: {kind} needs a reason")
@@ -184,14 +190,19 @@ def _validate_step(step: Any, i: int, n: int) -> None:
             unknown = set(expect) - EXPECT_KEYS
             if unknown:
                 raise ScenarioError(f"step {i}: unknown expect key(s) {sorted(unknown)}")
-            for key in ("hands",):
-                if key in expect:
-                    for h in expect[key]:
-                        parse_cards(_text(h, i))
+            if "hands" in expect:
+                if not isinstance(expect["hands"], list):
+                    raise ScenarioError(f"step {i}: expected hands must be a list")
+                for h in expect["hands"]:
+                    parse_cards(_text(h, i))
     except CardError as exc:
         raise ScenarioError(f"step {i}: {exc}") from None
     if kind in ("give", "illegal_give") and "by" not in step:
         raise ScenarioError(f"step {i}: {kind} needs by")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _text(value: Any, i: int) -> str:
@@ -300,12 +311,14 @@ def run_scenario(data: Any) -> ScenarioResult:
         r = build_round(data)
     except ScenarioError as exc:
         return ScenarioResult(str(name), False, None, f"bad scenario: {exc}")
+    except (TypeError, ValueError, KeyError) as exc:  # a shape validate() did not foresee
+        return ScenarioResult(str(name), False, None, f"bad scenario: {exc!r}")
     rounds = [r]
     for i, step in enumerate(data["steps"], 1):
         try:
             r, problem = apply_step(r, step)
-        except (CardError, ValueError) as exc:
-            problem = f"bad step: {exc}"
+        except (CardError, ValueError, TypeError, KeyError) as exc:
+            problem = f"bad step: {exc!r}"
         if problem:
             return ScenarioResult(str(name), False, i, problem, rounds)
         rounds.append(r)

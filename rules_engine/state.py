@@ -203,9 +203,7 @@ class Round:
         n = len(hands)
         if not 2 <= n <= 6:
             raise ValueError("a table has 2 to 6 players")
-        parsed = tuple(
-            parse_cards(h, rules.jokers) if isinstance(h, str) else int(h) for h in hands
-        )
+        parsed = tuple(_hand_value(h, rules.jokers) for h in hands)
         total_real = 0
         total_jokers = 0
         for h in parsed:
@@ -550,6 +548,8 @@ class Round:
             return _R["round_over"] if self.phase == OVER else _R["wrong_phase"]
         actor = self.to_act
         if seat is not None and seat != actor:
+            if not 0 <= seat < self.n:
+                return _R["not_your_turn"]
             if (
                 self.rules.pass_until_clear
                 and (self.passed >> seat) & 1
@@ -764,10 +764,10 @@ class Round:
         it received, any of its cards (received ones included)."""
         if self.phase != EXCHANGE:
             return _R["round_over"] if self.phase == OVER else _R["wrong_phase"]
-        if isinstance(cards, str):
-            cards = parse_cards(cards)
         if not 0 <= seat < self.n:
             return _R["not_your_turn"]
+        if isinstance(cards, str):
+            cards = parse_cards(cards)
         if not contains(self.hands[seat], cards):
             return _R["not_in_hand"]
         owed = self.owed[seat]
@@ -779,6 +779,8 @@ class Round:
         hands[seat] -= cards
         hands[receiver] += cards
         new.hands = tuple(hands)
+        # A seat may have given its whole hand away and get cards back now.
+        new.active = sum(1 << s for s in range(self.n) if hands[s])
         owed_list = list(self.owed)
         owed_list[seat] = 0
         new.owed = tuple(owed_list)
@@ -787,6 +789,8 @@ class Round:
             new.phase = PLAY
             leader = self.first_leader
             new.to_act = leader if (new.active >> leader) & 1 else new._next_active(leader)
+            if new.active.bit_count() <= 1:
+                new._finish()
         return new
 
     # -- convenience ------------------------------------------------------------------
@@ -799,6 +803,14 @@ class Round:
         cards = parse_cards(text)
         move = analyse(cards, _form_code(form), self.reversed, self.rules.sequence_min)
         return move if move is not None else _R["not_a_combination"]
+
+
+def _hand_value(hand: int | str, jokers: int) -> int:
+    if isinstance(hand, str):
+        return parse_cards(hand, jokers)
+    if isinstance(hand, int) and not isinstance(hand, bool) and hand >= 0:
+        return hand
+    raise CardError(f"a hand must be cards, not {hand!r}")
 
 
 def _form_code(form: str | int | None) -> int | None:

@@ -21,7 +21,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils import timezone
 
-from rules_engine import Action, Match, Refusal, RuleSet, format_cards, observe
+from rules_engine import Action, Match, Refusal, RuleSet, format_cards
 from rules_engine.ai import Budget, make_player
 from rules_engine.state import EXCHANGE
 
@@ -243,7 +243,7 @@ def computers_to_act(game: Game, match: Match) -> list[int]:
 
 def computer_action(game: Game, match: Match, seat: int) -> Action:
     """What the computer in ``seat`` does now. It sees only its observation."""
-    obs = observe(match.round, seat)
+    obs = match.observe(seat)
     level = game.computer_level(seat) or "beginner"
     player = make_player(level)
     rng = random.Random(f"{game.seed}:{game.version}:{seat}")
