@@ -69,7 +69,11 @@ class Match:
         return m
 
     def deal_round(self, round_no: int) -> Round:
-        """Round ``round_no`` as dealt (after the exchange's automatic gifts)."""
+        """Round ``round_no`` as dealt (after the exchange's automatic gifts).
+
+        At two seats no rank is carried over (RULES.md section 6, the 1v1 game): there is
+        no exchange or miyako-ochi anyway, and each round is led as a first round is.
+        """
         previous = None
         if round_no > 0 and self.players >= 3:
             previous = self.results[round_no - 1]
