@@ -143,6 +143,11 @@ class StepAdmin(ValidatingAdmin):
     search_fields = ("lesson__slug",)
     inlines = [ScriptLineInline, WrongMoveInline, ChoiceInline]
 
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        # A new lesson version: visitors' saved answers for the old one are set aside.
+        obj.lesson.save(update_fields=["updated"])
+
     def problems(self, obj: Any, formsets: list[Any]) -> list[str]:
         by_model = {fs.model: [form.instance for form in _live_forms(fs)] for fs in formsets}
         this = step_from_model(

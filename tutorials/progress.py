@@ -102,7 +102,8 @@ def _create(lesson: Lesson, token: str, user: Any) -> Progress:
 
 
 def lesson_version(lesson: Lesson) -> str:
-    return lesson.source_hash or lesson.updated.isoformat()
+    """Changes whenever the lesson or one of its steps is written (loader or admin)."""
+    return lesson.updated.isoformat()
 
 
 def _fresh_state(lesson: Lesson) -> dict[str, Any]:

@@ -7,6 +7,7 @@ never as sentences, so a language switch shows it in the new language.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -46,8 +47,15 @@ class Lessonful:
         return 0
 
 
-def step_key(lesson: Lesson, index: int) -> tuple[Any, ...]:
-    return (lesson.pk, lesson.source_hash or lesson.updated.isoformat(), index)
+def step_key(lesson: Lesson, step: Step, index: int) -> tuple[Any, ...]:
+    """Identifies a puzzle position's solver memo: the rules and table are part of it, so an
+    edited lesson never reuses answers about another game."""
+    return (
+        lesson.pk,
+        index,
+        json.dumps(lesson.rules, sort_keys=True),
+        json.dumps(step.table, sort_keys=True),
+    )
 
 
 def can_next(step: Step, state: Mapping[str, Any]) -> bool:
@@ -55,7 +63,7 @@ def can_next(step: Step, state: Mapping[str, Any]) -> bool:
 
 
 def oracle(lesson: Lesson, step: Step, index: int) -> engine.Oracle:
-    return engine.oracle_for(step_key(lesson, index), int(step.data.get("place", 0)))
+    return engine.oracle_for(step_key(lesson, step, index), int(step.data.get("place", 0)))
 
 
 def perform(
