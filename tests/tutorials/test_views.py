@@ -284,3 +284,15 @@ def test_review_link_goes_to_a_step(client: Client) -> None:
     assert step_kind(html) == "choose"
     assert current(client, LESSON).step_index == 3
     assert step_kind(client.get(lesson_url(LESSON) + "?step=99").content.decode()) == "end"
+
+
+def test_a_new_version_of_the_lesson_sets_old_answers_aside(client: Client) -> None:
+    from tutorials.models import Lesson
+
+    client.get(lesson_url(LESSON) + "?step=2")
+    act(client, LESSON, "answer", card=["DK"])
+    lesson = Lesson.objects.get(slug=LESSON)
+    lesson.save()  # as the loader or the admin does when the lesson changes
+    html = client.get(lesson_url(LESSON)).content.decode()
+    assert step_kind(html) == "play" and "data-done" not in html.split("tutor-step")[1][:200]
+    assert not step_state(client, LESSON, 2).get("done")
