@@ -48,7 +48,8 @@ class Solution:
         return len(self.winning_moves) == 1
 
 
-def _key(r: Round) -> Hashable:
+def position_key(r: Round) -> Hashable:
+    """What decides the rest of a round: equal keys, equal futures (history aside)."""
     top = r.top
     return (
         r.hands,
@@ -78,8 +79,21 @@ def hero_place(r: Round, hero: int) -> int | None:
     return None
 
 
-class _Search:
-    def __init__(self, hero: int, place: int, node_limit: int) -> None:
+class Solver:
+    """The memoised search for one question ("can ``hero`` force ``place`` or better?"),
+    reusable across many positions: its memo keeps what earlier calls proved.
+
+    >>> from rules_engine import RuleSet, Round
+    >>> r = Round.start(RuleSet.preset("basic"), ["S2 S3", "HK", "D4"], leader=0)
+    >>> solver = Solver(hero=0, place=0)
+    >>> solver.wins(r.apply("S2")), solver.wins(r.apply("S3"))
+    (True, False)
+
+    ``node_limit`` bounds the positions searched per :meth:`wins` call (reset ``nodes``
+    to start a new count); past it, :class:`SolverLimit` is raised.
+    """
+
+    def __init__(self, hero: int, place: int = 0, node_limit: int = DEFAULT_NODE_LIMIT) -> None:
         self.hero = hero
         self.place = place
         self.node_limit = node_limit
@@ -94,7 +108,7 @@ class _Search:
         clean_above = sum(1 for s in r.out if s not in r.penalised)
         if clean_above > self.place:
             return False
-        key = _key(r)
+        key = position_key(r)
         known = self.memo.get(key)
         if known is not None:
             return known
@@ -138,7 +152,7 @@ def solve(
     forces it (``all_moves=False`` stops at the first). Raises
     :class:`SolverLimit` when the position is too big for ``node_limit``.
     """
-    search = _Search(hero, place, node_limit)
+    search = Solver(hero, place, node_limit)
     if r.phase != 1 or r.to_act != hero:
         proven = search.wins(r)
         return Solution(proven, place, [], search.nodes)

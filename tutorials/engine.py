@@ -16,8 +16,7 @@ from rules_engine import CardError, Move, Refusal, Round, RulesError, RuleSet, p
 from rules_engine.cards import format_cards
 from rules_engine.scenarios import EXPECT_KEYS, ScenarioError, apply_step, build_round
 from rules_engine.scenarios import validate as validate_scenario
-from rules_engine.solver import SolverLimit, hero_place
-from rules_engine.solver import _key as position_key
+from rules_engine.solver import SolverLimit, hero_place, position_key
 from rules_engine.state import EXCHANGE, PLAY
 
 LEARNER = 0
@@ -260,10 +259,10 @@ class Oracle:
     """
 
     def __init__(self, place: int, node_limit: int = PUZZLE_NODE_LIMIT) -> None:
-        from rules_engine.solver import _Search  # the solver's memoised search
+        from rules_engine.solver import Solver  # the solver's memoised search
 
         self.place = place
-        self.search = _Search(LEARNER, place, node_limit)
+        self.search = Solver(LEARNER, place, node_limit)
         self.lock = threading.Lock()
 
     def decided(self, r: Round) -> int | None:

@@ -29,17 +29,24 @@ def test_every_string_is_translated(locale: str) -> None:
     catalogue = polib.pofile(str(CATALOGUES[locale]))
     assert catalogue.metadata["Language"] == locale
     assert catalogue.metadata["Plural-Forms"] == "nplurals=1; plural=0;"
-    problems = [
-        f"{entry.msgctxt or ''}|{entry.msgid!r}: "
-        + ("fuzzy" if entry.fuzzy else "untranslated" if not entry.msgstr else "placeholders")
-        for entry in catalogue
-        if not entry.obsolete
-        and (
-            entry.fuzzy
-            or not entry.msgstr
-            or sorted(PLACEHOLDER.findall(entry.msgid)) != sorted(PLACEHOLDER.findall(entry.msgstr))
+    problems = []
+    for entry in catalogue:
+        if entry.obsolete:
+            continue
+        # Plural entries keep their text in msgstr_plural (one form in zh-hans and ja).
+        texts = list(entry.msgstr_plural.values()) if entry.msgid_plural else [entry.msgstr]
+        wanted = sorted(PLACEHOLDER.findall(entry.msgid_plural or entry.msgid))
+        problem = (
+            "fuzzy"
+            if entry.fuzzy
+            else "untranslated"
+            if not texts or not all(texts)
+            else "placeholders"
+            if any(sorted(PLACEHOLDER.findall(text)) != wanted for text in texts)
+            else None
         )
-    ]
+        if problem:
+            problems.append(f"{entry.msgctxt or ''}|{entry.msgid!r}: {problem}")
     assert problems == []
 
 
