@@ -274,6 +274,23 @@ class SeatView:
     is_you: bool
     score: int
     holds_field: bool
+    # Words, prepared here rather than in the template: this fragment is pushed on every
+    # action, and gettext in Python costs less than the template's translation tags.
+    count_text: str = ""
+    score_text: str = ""
+    state_text: str = ""
+
+    def __post_init__(self) -> None:
+        self.count_text = ngettext("%(n)s card", "%(n)s cards", self.count) % {"n": self.count}
+        self.score_text = ngettext("%(n)s point", "%(n)s points", self.score) % {"n": self.score}
+        if self.place and self.penalised:
+            self.state_text = _("Out, penalised: place %(place)s") % {"place": self.place}
+        elif self.place:
+            self.state_text = _("Out: place %(place)s") % {"place": self.place}
+        elif self.passed:
+            self.state_text = _("Passed")
+        elif self.is_turn:
+            self.state_text = _("To play")
 
 
 @dataclass

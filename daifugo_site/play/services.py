@@ -218,7 +218,7 @@ async def submit(
     if outcome.accepted:
         await broadcast(game_id, outcome.version)
         if not by_computer:
-            ensure_driver(game_id)
+            ensure_driver(game_id, outcome.version)
     return outcome
 
 
@@ -256,11 +256,13 @@ def computer_action(game: Game, match: Match, seat: int) -> Action:
     return Action("play", seat, format_cards(move.cards), form)
 
 
-async def drive_computers(game_id: str) -> None:
-    """Play the computer seats, one action at a time, until a human must act."""
+async def drive_computers(game_id: str, version: int | None = None) -> None:
+    """Play the computer seats, one action at a time, until a human must act.
+
+    ``version``: the game's version when the driver starts, if known (the cache serves it
+    without a database read)."""
     loop = asyncio.get_running_loop()
     paused = False
-    version: int | None = None
     while True:
         loaded = cached(game_id, version) if version is not None else None
         if loaded is None:
@@ -288,12 +290,12 @@ async def drive_computers(game_id: str) -> None:
         # A stale move (the state moved on while it was thought) is dropped; look again.
 
 
-def ensure_driver(game_id: str) -> None:
+def ensure_driver(game_id: str, version: int | None = None) -> None:
     """Start the computer driver for a game unless one runs in this process."""
     task = _DRIVERS.get(game_id)
     if task is not None and not task.done():
         return
-    task = asyncio.get_running_loop().create_task(drive_computers(game_id))
+    task = asyncio.get_running_loop().create_task(drive_computers(game_id, version))
     _DRIVERS[game_id] = task
     task.add_done_callback(lambda t: _driver_done(game_id, t))
 
