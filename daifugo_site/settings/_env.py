@@ -81,4 +81,4 @@ def channel_layers(redis_url: str | None) -> dict[str, Any]:
                 "CONFIG": {"hosts": [redis_url]},
             }
         }
-    return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    return {"default": {"BACKEND": "daifugo_site.channel_layers.SweepingInMemoryChannelLayer"}}

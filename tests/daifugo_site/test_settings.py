@@ -94,7 +94,12 @@ def test_unsupported_database_url() -> None:
 
 
 def test_channel_layers() -> None:
-    assert channel_layers(None)["default"]["BACKEND"] == "channels.layers.InMemoryChannelLayer"
+    backend = channel_layers(None)["default"]["BACKEND"]
+    assert backend == "daifugo_site.channel_layers.SweepingInMemoryChannelLayer"
+    from channels.layers import InMemoryChannelLayer
+    from django.utils.module_loading import import_string
+
+    assert issubclass(import_string(backend), InMemoryChannelLayer)
     redis = channel_layers("redis://127.0.0.1:6379/0")["default"]
     assert redis == {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
