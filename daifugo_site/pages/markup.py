@@ -83,13 +83,10 @@ def render_cards(arg: str) -> str:
 
 
 def render_cards_inline(arg: str) -> str:
-    from daifugo_site.ui.templatetags.cards import card as card_context
+    from daifugo_site.ui.templatetags.cards import card_html
 
     try:
-        parts = [
-            render_to_string("components/_card.html", card_context(code)).strip()
-            for code in arg.split()
-        ]
+        parts = [card_html(code).strip() for code in arg.split()]
     except TemplateSyntaxError as error:
         raise MarkupError(str(error)) from None
     return f'<span class="cards cards--inline">{"".join(parts)}</span>'

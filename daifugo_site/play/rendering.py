@@ -8,7 +8,6 @@ WebSocket extension swaps each into place; the announcement goes into the layout
 
 from __future__ import annotations
 
-from dataclasses import astuple
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -36,6 +35,11 @@ def view_for(
     return table_view(game, match, is_owner=is_owner)
 
 
+def _values(row: object) -> tuple[Any, ...]:
+    # A flat dataclass's field values (dataclasses.astuple deep-copies, which costs).
+    return tuple(vars(row).values())
+
+
 def fragment_keys(view: TableView) -> dict[str, Any]:
     """What each fragment shows: a fragment whose key did not change is not sent again."""
     return {
@@ -47,7 +51,7 @@ def fragment_keys(view: TableView) -> dict[str, Any]:
             tuple(view.lock_suits),
             view.number_lock,
         ),
-        "seats": tuple(astuple(seat) for seat in view.seats),
+        "seats": tuple(_values(seat) for seat in view.seats),
         "field": (tuple(view.field_codes), view.field_name),
         "exchange": (
             view.phase,
@@ -68,8 +72,8 @@ def fragment_keys(view: TableView) -> dict[str, Any]:
         "results": (
             view.round_over,
             view.match_over,
-            tuple(astuple(row) for row in view.results),
-            tuple(astuple(row) for row in view.standings),
+            tuple(_values(row) for row in view.results),
+            tuple(_values(row) for row in view.standings),
         ),
         "log": (view.round_no, len(view.log)),
     }

@@ -22,6 +22,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django import template
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, pgettext
 
 register = template.Library()
@@ -118,9 +120,31 @@ def _codes(codes: str | Iterable[str]) -> list[str]:
     return list(codes)
 
 
-@register.inclusion_tag("components/_card.html")
-def card(code: str, as_button: bool = False, pressed: bool = False) -> dict[str, object]:
-    return {"card": parse_card(code), "as_button": as_button, "pressed": pressed}
+# A card's HTML depends only on its code, its variant and the language, and the play page
+# draws dozens per push: render components/_card.html once per combination, then reuse.
+_CARD_HTML: dict[tuple[str, bool, bool, str | None], SafeString] = {}
+
+
+def card_html(code: str, as_button: bool = False, pressed: bool = False) -> SafeString:
+    """The card component's HTML (components/_card.html), memoised."""
+    view = parse_card(code)
+    key = (view.code, bool(as_button), bool(pressed), get_language())
+    html = _CARD_HTML.get(key)
+    if html is None:
+        html = mark_safe(
+            render_to_string(
+                "components/_card.html",
+                {"card": view, "as_button": as_button, "pressed": pressed},
+            ).strip()
+        )
+        if len(_CARD_HTML) < 2048:
+            _CARD_HTML[key] = html
+    return html
+
+
+@register.simple_tag
+def card(code: str, as_button: bool = False, pressed: bool = False) -> SafeString:
+    return card_html(code, as_button, pressed)
 
 
 @register.inclusion_tag("components/_cards.html")
@@ -128,8 +152,7 @@ def cards(
     codes: str | Iterable[str], as_button: bool = False, label: str = ""
 ) -> dict[str, object]:
     return {
-        "cards": [parse_card(code) for code in _codes(codes)],
-        "as_button": as_button,
+        "cards": [card_html(code, as_button) for code in _codes(codes)],
         "label": label,
     }
 
