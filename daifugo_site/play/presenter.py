@@ -55,9 +55,11 @@ def suit_label(suit: int) -> str:
     )[suit]
 
 
-def seat_name(game: Game, seat: int) -> str:
+def seat_name(game: Game, seat: int, owner_view: bool = True) -> str:
+    """A seat's name: "You" for the human seat on its owner's page, otherwise a name a
+    viewer can read too."""
     if seat == game.human_seat:
-        return _("You")
+        return _("You") if owner_view else _("Human player")
     letters = "ABCDEF"
     return _("Computer %(letter)s") % {
         "letter": letters[seat - 1 if seat > game.human_seat else seat]
@@ -90,6 +92,8 @@ def describe_step(
     """What happened in one action, as sentences (public facts only, plus the viewer's
     own exchange cards)."""
     events: list[Event] = []
+    owner_view = viewer is not None
+
     if action.kind == "give":
         seat = action.seat
         assert seat is not None
@@ -97,9 +101,9 @@ def describe_step(
         cards = after.hands[receiver] - before.hands[receiver]
         if viewer in (seat, receiver):
             text = _("%(giver)s gave %(cards)s to %(receiver)s.") % {
-                "giver": seat_name(game, seat),
+                "giver": seat_name(game, seat, owner_view),
                 "cards": cards_words(cards),
-                "receiver": seat_name(game, receiver),
+                "receiver": seat_name(game, receiver, owner_view),
             }
             events.append(Event(text, card_codes(cards), "exchange"))
         else:
@@ -108,19 +112,23 @@ def describe_step(
                 "%(giver)s gave back %(count)d card to %(receiver)s.",
                 "%(giver)s gave back %(count)d cards to %(receiver)s.",
                 n,
-            ) % {"giver": seat_name(game, seat), "count": n, "receiver": seat_name(game, receiver)}
+            ) % {
+                "giver": seat_name(game, seat, owner_view),
+                "count": n,
+                "receiver": seat_name(game, receiver, owner_view),
+            }
             events.append(Event(text, [], "exchange"))
         if after.phase != EXCHANGE:
             events.append(
                 Event(
                     _("The exchange is over. %(name)s leads.")
-                    % {"name": seat_name(game, after.to_act)}
+                    % {"name": seat_name(game, after.to_act, owner_view)}
                 )
             )
         return events
     seat = action.seat
     assert seat is not None
-    name = seat_name(game, seat)
+    name = seat_name(game, seat, owner_view)
     if action.kind == "pass":
         events.append(Event(_("%(name)s passed.") % {"name": name}, [], "pass"))
     else:
@@ -176,7 +184,7 @@ def describe_step(
                 events.append(
                     Event(
                         _("Miyako-ochi: %(name)s, last round's top player, drops to the bottom.")
-                        % {"name": seat_name(game, out_seat)},
+                        % {"name": seat_name(game, out_seat, owner_view)},
                         [],
                         "out",
                     )
@@ -205,7 +213,7 @@ def describe_step(
             events.append(
                 Event(
                     _("The field is cleared at once. %(name)s leads.")
-                    % {"name": seat_name(game, after.to_act)},
+                    % {"name": seat_name(game, after.to_act, owner_view)},
                     [],
                     "clear",
                 )
@@ -214,7 +222,7 @@ def describe_step(
         events.append(
             Event(
                 _("Everyone passed: the field is cleared. %(name)s leads.")
-                % {"name": seat_name(game, after.to_act)},
+                % {"name": seat_name(game, after.to_act, owner_view)},
                 [],
                 "clear",
             )
@@ -343,6 +351,7 @@ class TableView:
 
 def table_view(game: Game, match: Match, *, is_owner: bool) -> TableView:
     """The view of ``game`` for its owner (hand included) or for a viewer (public only)."""
+
     r = match.round
     seat = game.human_seat
     obs: Observation = observe(r, seat)
@@ -357,7 +366,7 @@ def table_view(game: Game, match: Match, *, is_owner: bool) -> TableView:
     seats = [
         SeatView(
             seat=s,
-            name=seat_name(game, s),
+            name=seat_name(game, s, is_owner),
             level=level_label(game.computer_level(s)),
             count=obs.counts[s],
             title=title_label(prev_titles[s]) if prev_titles else "",
@@ -399,7 +408,7 @@ def table_view(game: Game, match: Match, *, is_owner: bool) -> TableView:
             results.append(
                 ResultRow(
                     place=place + 1,
-                    name=seat_name(game, s),
+                    name=seat_name(game, s, is_owner),
                     title=title_label(titles[s]),
                     points=r.n - 1 - place,
                     total=scores[s],
@@ -410,10 +419,12 @@ def table_view(game: Game, match: Match, *, is_owner: bool) -> TableView:
     winner_name = ""
     if match.over:
         for place, s in enumerate(match.standings()):
-            standings.append(ResultRow(place + 1, seat_name(game, s), "", 0, scores[s], s == seat))
+            standings.append(
+                ResultRow(place + 1, seat_name(game, s, is_owner), "", 0, scores[s], s == seat)
+            )
         winner = match.winner
-        winner_name = seat_name(game, winner) if winner is not None else ""
-    field_name = seat_name(game, obs.field_seat) if obs.field_seat is not None else ""
+        winner_name = seat_name(game, winner, is_owner) if winner is not None else ""
+    field_name = seat_name(game, obs.field_seat, is_owner) if obs.field_seat is not None else ""
     return TableView(
         game=game,
         is_owner=is_owner,
@@ -437,7 +448,7 @@ def table_view(game: Game, match: Match, *, is_owner: bool) -> TableView:
         owe=obs.owe if show_hand else 0,
         gave_codes=card_codes(obs.gave) if show_hand else [],
         got_codes=card_codes(obs.got) if show_hand else [],
-        partner_name=seat_name(game, obs.partner) if obs.partner is not None else "",
+        partner_name=seat_name(game, obs.partner, is_owner) if obs.partner is not None else "",
         log=events,
         announcement=announcement,
         round_over=r.over,

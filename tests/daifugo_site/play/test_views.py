@@ -91,6 +91,10 @@ def test_the_owner_sees_the_hand_and_a_viewer_sees_no_card_of_it(content: None) 
     viewer_page = Client().get(game.get_absolute_url()).content.decode()
     assert "data-card" not in viewer_page
     assert "你正在旁观这局游戏" in viewer_page
+    # The human seat is not "you" on a viewer's page.
+    seats = viewer_page[viewer_page.index('data-testid="seats"') :]
+    assert '<span class="seat__name">玩家</span>' in seats
+    assert '<span class="seat__name">你</span>' not in seats
 
 
 def test_unknown_game_is_404(client: Client) -> None:
