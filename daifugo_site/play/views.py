@@ -6,7 +6,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from rules_engine import RuleSet
+from rules_engine import PRESET_NAMES, RuleSet
 
 from . import services
 from .forms import NewGameForm, preset_values_json
@@ -31,7 +31,11 @@ def index(request: HttpRequest) -> HttpResponse:
             return redirect(game)
         status = 400
     else:
-        form = NewGameForm()
+        # Lessons end with "play these rules against the computer": ?preset=NAME.
+        initial = {}
+        if request.GET.get("preset") in PRESET_NAMES:
+            initial["preset"] = request.GET["preset"]
+        form = NewGameForm(initial=initial)
         status = 200
     return render(
         request,

@@ -39,6 +39,13 @@ def test_the_set_up_form_explains_every_option_with_a_link(
         assert f"/{lang}/rules/" in block, f"{name} links to its rules section"
 
 
+def test_a_lesson_can_preselect_its_preset(client: Client, content: None) -> None:
+    html = client.get("/ja/play/?preset=party").content.decode()
+    assert '<option value="party" selected>' in html
+    html = client.get("/ja/play/?preset=nonsense").content.decode()
+    assert '<option value="standard" selected>' in html
+
+
 def test_starting_a_game_stores_rules_seats_and_redirects(client: Client, content: None) -> None:
     response = client.post("/zh-hans/play/", {**FORM, "opt_eight_cut": "any"})
     assert response.status_code == 302
