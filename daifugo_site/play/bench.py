@@ -117,7 +117,9 @@ def _next_message(page: dict[str, str], rng: random.Random) -> dict[str, str] | 
     return dict(rng.choice(options), v=v)
 
 
-async def _client(url: str, key: str, deadline: float, rng: random.Random, stats: dict) -> None:
+async def _client(
+    url: str, key: str, deadline: float, rng: random.Random, stats: dict, warm_until: float
+) -> None:
     import websockets
 
     headers = {"Origin": "http://127.0.0.1", "Cookie": f"sessionid={key}"}
@@ -141,7 +143,8 @@ async def _client(url: str, key: str, deadline: float, rng: random.Random, stats
                 found = VERSION.search(page.get("table-version", ""))
                 version = int(found.group(1)) if found else -1
                 if waiting is not None and version >= waiting[0]:
-                    stats["rtt"].append(time.perf_counter() - waiting[1])
+                    if time.monotonic() >= warm_until:
+                        stats["rtt"].append(time.perf_counter() - waiting[1])
                     waiting = None
                 if 'data-testid="match-over"' in page.get("results", ""):
                     stats["games"] += 1
@@ -158,9 +161,13 @@ async def _client(url: str, key: str, deadline: float, rng: random.Random, stats
         stats["errors"].append(type(exc).__name__)
 
 
-async def _run_clients(port: int, pairs: list[tuple[str, str]], seconds: float, seed: int) -> dict:
+async def _run_clients(
+    port: int, pairs: list[tuple[str, str]], seconds: float, seed: int, warmup: float
+) -> dict:
     stats: dict = {"rtt": [], "errors": [], "moves": 0, "games": 0}
-    deadline = time.monotonic() + seconds
+    # Round trips are counted once every client has connected and its game has started.
+    warm_until = time.monotonic() + warmup
+    deadline = warm_until + seconds
     rng = random.Random(seed)
     tasks = [
         _client(
@@ -182,6 +189,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--delay-ms", type=int, default=300, help="pause before computer moves")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--warmup", type=float, default=5.0, help="seconds of play before measuring"
+    )
     args = parser.parse_args(argv)
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -208,14 +218,15 @@ def main(argv: list[str] | None = None) -> int:
                     break
                 except OSError:
                     time.sleep(0.1)
-            stats = asyncio.run(_run_clients(port, pairs, args.seconds, args.seed))
+            stats = asyncio.run(_run_clients(port, pairs, args.seconds, args.seed, args.warmup))
         finally:
             server.terminate()
             server.wait(timeout=10)
             log.close()
     rtt = sorted(stats["rtt"])
     print(f"clients {args.clients}")
-    print(f"seconds {args.seconds:.0f}")
+    print(f"seconds {args.seconds:.0f} (after {args.warmup:.0f} s of warm-up)")
+    print(f"computer delay ms {args.delay_ms}")
     print(f"human moves {len(rtt)}")
     print(f"matches finished {stats['games']}")
     if rtt:
