@@ -176,6 +176,7 @@ async def _run_clients(
             deadline,
             random.Random(rng.random()),
             stats,
+            warm_until,
         )
         for gid, key in pairs
     ]
