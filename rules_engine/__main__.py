@@ -20,6 +20,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_bench.add_argument("--games", type=int, default=2000)
     p_bench.add_argument("--seed", type=int, default=1)
 
+    p_arena = sub.add_parser(
+        "arena", help="duplicate tournament between computer players (rules_engine.ai)"
+    )
+    p_arena.add_argument(
+        "--players",
+        required=True,
+        help="comma separated levels, one per seat: beginner, intermediate, advanced "
+        "(advanced:MS or advanced:pN sets its budget)",
+    )
+    p_arena.add_argument("--games", type=int, default=10, help="deals, each played n times")
+    p_arena.add_argument("--seed", default="1")
+    p_arena.add_argument("--preset", default="standard")
+    p_arena.add_argument("--hand-size", type=int, default=None, help="e.g. 13 for the 1v1 game")
+    p_arena.add_argument("--budget-ms", type=float, default=None, help="advanced: ms per move")
+    p_arena.add_argument(
+        "--rounds", type=int, default=None, help="rounds per match (default 3, or 1 at 2 players)"
+    )
+    p_arena.add_argument("--json", action="store_true", help="print one JSON object")
+    p_arena.add_argument(
+        "--keep-going", action="store_true", help="record errors and go on instead of stopping"
+    )
+    p_arena.add_argument("--progress", action="store_true", help="a line per game on stderr")
+
     args = parser.parse_args(argv)
     if args.command == "scenarios":
         from .scenarios import run_paths
@@ -33,7 +56,45 @@ def main(argv: Sequence[str] | None = None) -> int:
         for label, value in run_bench(args.preset, args.players, args.games, args.seed):
             print(f"{label} {value:.1f}")
         return 0
+    if args.command == "arena":
+        return _arena(args)
     return 2  # pragma: no cover
+
+
+def _arena(args: argparse.Namespace) -> int:
+    import json
+
+    from .ai.arena import ArenaError, ArenaResult, run_arena
+    from .rules import RuleSet
+
+    overrides = {"hand_size": args.hand_size} if args.hand_size is not None else {}
+    rules = RuleSet.preset(args.preset, **overrides)
+
+    def progress(g: int, result: ArenaResult) -> None:
+        means = ", ".join(f"{k.name} {k.mean_points:.3f}" for k in result.kinds)
+        print(f"game {g + 1}: {means} ({result.elapsed_s:.0f}s)", file=sys.stderr, flush=True)
+
+    try:
+        result = run_arena(
+            [p for p in args.players.split(",") if p.strip()],
+            games=args.games,
+            seed=args.seed,
+            rounds=args.rounds,
+            budget_ms=args.budget_ms,
+            rules=rules,
+            strict=not args.keep_going,
+            progress=progress if args.progress else None,
+        )
+    except (ArenaError, ValueError) as exc:
+        print(f"arena: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print(result.table())
+        for error in result.errors:
+            print(error)
+    return 1 if result.errors else 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,377 @@
+"""The advanced player: determinized Monte Carlo over sampled worlds.
+
+For each decision it
+
+1. lists a handful of candidate moves (every distinct kind of legal move,
+   the intermediate heuristic's choice first, hopeless joker-fillers left
+   out while the hand is big);
+2. draws guesses of the hidden hands from the cards it cannot see, weighted
+   by how well they explain the others' plays and passes
+   (:class:`~rules_engine.ai.worlds.WorldSampler`);
+3. when only two players still hold cards and few cards remain, asks the
+   engine's exact solver, in each sampled world, which moves force the
+   better place, and plays the one that does so in the most worlds;
+4. otherwise runs a UCB bandit over the candidates: each playout applies a
+   candidate in one sampled world (the *j*-th playout of every candidate
+   uses the same *j*-th world, so candidates are compared on equal deals)
+   and plays to the end of the round with the fast intermediate policy
+   (:func:`~rules_engine.ai.intermediate.rollout_move`), scoring the seat's
+   points (n-1 for first ... 0 for last);
+5. stops at the budget (time or playouts), or earlier once the best mean is
+   clearly ahead, and plays the candidate with the best expected points.
+
+Everything random comes from the generator it is given: with a
+playouts-only budget the choice is a function of the observation and the
+seed. It reads nothing but the observation.
+
+>>> from rules_engine import RuleSet, Round, observe
+>>> r = Round.start(RuleSet.preset("basic"), ["S3 H9", "C4", "HK"], leader=0)
+>>> str(AdvancedPlayer().choose_move(observe(r, 0), random.Random(0), Budget(playouts=200)))
+'H9'
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from ..cards import count
+from ..moves import Move
+from ..observation import Observation, round_from_observation
+from ..solver import SolverLimit, hero_place, solve
+from ..state import PLAY, Refusal, Round
+from .base import Budget
+from .intermediate import (
+    context_from_observation,
+    heuristic_move,
+    legal_version,
+    plan,
+    return_cards,
+    rollout_move,
+    unit_strength,
+)
+from .worlds import WorldSampler
+
+#: Thinking time per move when no budget is given (the play page may choose another).
+DEFAULT_BUDGET = Budget(time_ms=300, playouts=4000)
+#: Candidate moves searched at most.
+MAX_CANDIDATES = 10
+#: Playouts each candidate gets before the bandit chooses.
+MIN_VISITS = 6
+#: Exploration constant of UCB1 on points scaled to 0..1.
+UCB_C = 0.5
+#: Worlds drawn per batch, and raw samples per kept world.
+WORLD_BATCH = 24
+OVERSAMPLE = 3
+#: Distinct worlds per decision; later playouts reuse them.
+MAX_WORLDS = 240
+#: Chance that a rollout player passes where the heuristic would play. Measured:
+#: exact heuristic rollouts (0) play at least as well as noisy ones (0.1).
+PLAYOUT_NOISE = 0.0
+#: The solver takes over when two players hold at most this many cards together.
+ENDGAME_CARDS = 12
+SOLVER_WORLDS = 16
+SOLVER_NODES = 5000
+SOLVER_NODES_PER_S = 10_000
+#: Weight sampled worlds by the others' plays; finish small endgames with the solver.
+WEIGHTING = True
+SOLVER = True
+#: Early stop: the best mean must lead every other by this many standard errors.
+STOP_Z = 2.5
+
+
+_gc_lock = threading.Lock()
+_gc_depth = [0, False]  # searches running, whether the collector was on
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while searches run (thread-safe:
+    it comes back on when the last one ends, if it was on before)."""
+    with _gc_lock:
+        if _gc_depth[0] == 0:
+            _gc_depth[1] = gc.isenabled()
+            gc.disable()
+        _gc_depth[0] += 1
+    try:
+        yield
+    finally:
+        with _gc_lock:
+            _gc_depth[0] -= 1
+            if _gc_depth[0] == 0 and _gc_depth[1]:
+                gc.enable()
+
+
+def _playout(r: Round, hero: int, rng: random.Random, noise: float) -> int:
+    """Points of ``hero`` when ``r`` is played out with the rollout policy."""
+    while r.phase == PLAY and r.hands[hero]:
+        nxt = r.apply(rollout_move(r, rng, noise))
+        if isinstance(nxt, Refusal):  # pragma: no cover - would be a policy bug
+            raise RuntimeError(f"rollout policy made an illegal move: {nxt.reason}")
+        r = nxt
+    place = hero_place(r, hero)
+    assert place is not None
+    return r.n - 1 - place
+
+
+class SearchStats:
+    """What the last search did (for tests, tuning and the arena)."""
+
+    __slots__ = ("playouts", "candidates", "worlds", "mode", "means", "visits")
+
+    def __init__(self) -> None:
+        self.playouts = 0
+        self.candidates: list[Move] = []
+        self.worlds = 0
+        self.mode = "forced"
+        self.means: list[float] = []
+        self.visits: list[int] = []
+
+
+class AdvancedPlayer:
+    """Determinized Monte Carlo with a UCB bandit at the root.
+
+    ``budget`` is the default budget per move; ``choose_move``'s own
+    ``budget`` argument overrides it.
+    """
+
+    def __init__(
+        self,
+        name: str = "advanced",
+        budget: Budget | None = None,
+        weighting: bool | None = None,
+        solver: bool | None = None,
+        noise: float | None = None,
+    ) -> None:
+        self.name = name
+        self.budget = budget if budget is not None else DEFAULT_BUDGET
+        self.weighting = WEIGHTING if weighting is None else weighting
+        self.solver = SOLVER if solver is None else solver
+        self.noise = PLAYOUT_NOISE if noise is None else noise
+        self.last = SearchStats()
+
+    # -- the exchange --------------------------------------------------------------
+
+    def choose_return(self, obs: Observation, rng: random.Random) -> int:
+        return return_cards(obs.hand, obs.owe, obs.rules)
+
+    # -- play ----------------------------------------------------------------------
+
+    def choose_move(
+        self, obs: Observation, rng: random.Random, budget: Budget | None = None
+    ) -> Move:
+        # The search makes many short-lived, acyclic objects: the cyclic
+        # garbage collector would only add pauses (tens of ms in a big
+        # process) to the thinking time, so it waits until the move is chosen.
+        with _gc_paused():
+            return self._choose_move(obs, rng, budget)
+
+    def _choose_move(self, obs: Observation, rng: random.Random, budget: Budget | None) -> Move:
+        stats = SearchStats()
+        self.last = stats
+        legal = obs.legal
+        if not legal:
+            raise ValueError("not this seat's turn to play")
+        if len(legal) == 1:
+            return legal[0]
+        budget = budget if budget is not None else self.budget
+        started = time.perf_counter()
+        deadline = started + budget.time_ms / 1000 if budget.time_ms is not None else math.inf
+        max_playouts = budget.playouts if budget.playouts is not None else 1 << 60
+
+        ctx = context_from_observation(obs)
+        prior = legal_version(heuristic_move(ctx, legal if ctx.top is not None else None), legal)
+        candidates = self._candidates(obs, prior)
+        stats.candidates = candidates
+        if len(candidates) == 1:
+            return candidates[0]
+
+        sampler = WorldSampler(obs, rng, weighting=self.weighting)
+        worlds: list[Round] = []
+
+        def world(j: int) -> Round:
+            j %= MAX_WORLDS
+            while len(worlds) <= j:
+                # Small batches first: a short budget must not wait for many worlds.
+                batch = min(WORLD_BATCH, 8 + len(worlds))
+                for hands in sampler.sample_worlds(batch, OVERSAMPLE):
+                    worlds.append(round_from_observation(obs, hands))
+            return worlds[j]
+
+        if self.solver:
+            solved = self._endgame(obs, world, started, deadline, stats)
+            if solved is not None:
+                stats.worlds = len(worlds)
+                return solved
+
+        move = self._bandit(obs, candidates, world, rng, deadline, max_playouts, stats)
+        stats.worlds = len(worlds)
+        return move
+
+    def _candidates(self, obs: Observation, prior: Move) -> list[Move]:
+        """Distinct kinds of legal move worth searching, the heuristic's first."""
+        rules = obs.rules
+        top = obs.field
+        rev = obs.revolution ^ obs.jback
+        units = {u.cards for u in plan(obs.hand, rules, obs.revolution)}
+        big_hand = count(obs.hand) > 6
+        lock_matters = rules.suit_lock and top is not None and not obs.lock
+
+        def key(m: Move) -> tuple[int, ...]:
+            k: tuple[int, ...] = (m.form, m.size, m.low, m.high, m.jokers)
+            if lock_matters and top is not None:
+                k += (int(m.suits == top.suits),)
+            return k
+
+        seen = {key(prior)}
+        kept: list[Move] = []
+        for m in obs.legal:
+            if m == prior:
+                continue
+            if m.form != 0 and m.jokers and not m.only_jokers and big_hand:
+                if m.cards not in units:
+                    continue
+            k = key(m)
+            if k in seen:
+                continue
+            seen.add(k)
+            kept.append(m)
+
+        def rank(m: Move) -> tuple[int, int]:
+            if m.form == 0:
+                return (0, 0)
+            return (0 if m.cards in units else 1, unit_strength(m, rev))
+
+        kept.sort(key=rank)
+        return [prior] + kept[: MAX_CANDIDATES - 1]
+
+    def _endgame(
+        self,
+        obs: Observation,
+        world: Callable[[int], Round],
+        started: float,
+        deadline: float,
+        stats: SearchStats,
+    ) -> Move | None:
+        """Exact play when two players are left with few cards: the move
+        that forces the better place in the most sampled worlds."""
+        active = [s for s in range(obs.players) if obs.counts[s] > 0]
+        if len(active) != 2 or sum(obs.counts[s] for s in active) > ENDGAME_CARDS:
+            return None
+        place = sum(1 for s in obs.out if s not in obs.penalised)
+        # The solver may use at most half the time.
+        solver_deadline = started + (deadline - started) / 2
+        wins = {m: 0 for m in obs.legal}
+        done = 0
+        for j in range(SOLVER_WORLDS):
+            now = time.perf_counter()
+            if now > solver_deadline:
+                break
+            # Positions searched scale with the time left (a node costs up to ~100 us).
+            nodes = SOLVER_NODES
+            if solver_deadline != math.inf:
+                nodes = max(200, min(nodes, int((solver_deadline - now) * SOLVER_NODES_PER_S)))
+            try:
+                sol = solve(world(j), obs.seat, place, nodes, all_moves=True)
+            except SolverLimit:
+                return None
+            for m in sol.winning_moves:
+                wins[m] += 1
+            done += 1
+        if done < 4:
+            return None
+        best = max(wins.values())
+        if best == 0:
+            return None
+        stats.mode = "solver"
+        stats.playouts = done
+        tops = [m for m in obs.legal if wins[m] == best]
+        # Among equal moves, the one that sheds most cards.
+        return max(tops, key=lambda m: m.size)
+
+    def _bandit(
+        self,
+        obs: Observation,
+        candidates: list[Move],
+        world: Callable[[int], Round],
+        rng: random.Random,
+        deadline: float,
+        max_playouts: int,
+        stats: SearchStats,
+    ) -> Move:
+        hero = obs.seat
+        k = len(candidates)
+        scale = 1.0 / max(1, obs.players - 1)
+        visits = [0] * k
+        total = [0.0] * k
+        squares = [0.0] * k
+        noise = self.noise
+        n = 0
+        clock = time.perf_counter
+        while n < max_playouts:
+            if clock() > deadline:
+                break
+            if n < k * MIN_VISITS:
+                c = n % k
+            else:
+                log_n = math.log(n)
+                best_u = -1.0
+                c = 0
+                for i in range(k):
+                    u = total[i] / visits[i] + UCB_C * math.sqrt(log_n / visits[i])
+                    if u > best_u:
+                        best_u = u
+                        c = i
+            r = world(visits[c]).apply(candidates[c])
+            if isinstance(r, Refusal):  # pragma: no cover - candidates are legal
+                raise RuntimeError(f"candidate refused: {r.reason}")
+            value = _playout(r, hero, rng, noise) * scale
+            visits[c] += 1
+            total[c] += value
+            squares[c] += value * value
+            n += 1
+            if n >= k * MIN_VISITS and n % k == 0 and self._clear_winner(visits, total, squares):
+                break
+        stats.mode = "bandit"
+        stats.playouts = n
+        means = [total[i] / visits[i] if visits[i] else 0.0 for i in range(k)]
+        stats.means = [m / scale for m in means]
+        stats.visits = visits
+        # The best mean among the well-explored candidates (a lucky few
+        # playouts do not decide).
+        enough = max(visits) / 3
+        best = max(
+            (i for i in range(k) if visits[i] >= enough), key=lambda i: (means[i], visits[i], -i)
+        )
+        return candidates[best]
+
+    @staticmethod
+    def _clear_winner(visits: list[int], total: list[float], squares: list[float]) -> bool:
+        k = len(visits)
+        stats = []
+        for i in range(k):
+            v = visits[i]
+            mean = total[i] / v
+            var = max(0.0, squares[i] / v - mean * mean)
+            stats.append((mean, var / v))
+        b = max(range(k), key=lambda i: stats[i][0])
+        mb, eb = stats[b]
+        if visits[b] < 2 * MIN_VISITS:
+            return False
+        for i in range(k):
+            if i == b:
+                continue
+            mi, ei = stats[i]
+            se = math.sqrt(eb + ei)
+            if se == 0.0:
+                if mi > mb:  # pragma: no cover - b is the best mean
+                    return False
+                continue
+            if mb - mi < STOP_Z * se:
+                return False
+        return True
