@@ -1,0 +1,171 @@
+"""The advanced player: legal everywhere, deterministic for a seed with a
+playouts budget, within its time budget, exact in small endgames."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from aihelpers import TABLES, random_positions, weakest
+
+from rules_engine import Round, RuleSet, observe, round_from_observation
+from rules_engine.ai import AdvancedPlayer, Budget, make_player
+from rules_engine.ai.advanced import DEFAULT_BUDGET
+from rules_engine.ai.worlds import WorldSampler
+from rules_engine.cards import JOKER_SHIFT, REAL_MASK, count
+from rules_engine.state import EXCHANGE
+
+SMALL = Budget(playouts=12)
+
+
+@pytest.mark.parametrize(("label", "rules", "players"), TABLES, ids=[t[0] for t in TABLES])
+def test_only_legal_moves(label: str, rules: RuleSet, players: int) -> None:
+    player = make_player("advanced")
+    rng = random.Random(label)
+    for obs in random_positions(rules, players, 40, seed=players * 13 + len(label)):
+        move = player.choose_move(obs, rng, SMALL)
+        assert move in obs.legal, (label, obs.to_json(), str(move))
+
+
+def test_deterministic_for_a_seed() -> None:
+    rules = RuleSet.preset("standard")
+    positions = [o for o in random_positions(rules, 4, 60, seed=11) if len(o.legal) > 1][:25]
+    budget = Budget(playouts=60)
+    a = [AdvancedPlayer().choose_move(o, random.Random(i), budget) for i, o in enumerate(positions)]
+    b = [AdvancedPlayer().choose_move(o, random.Random(i), budget) for i, o in enumerate(positions)]
+    assert a == b
+
+
+def test_same_statistics_for_the_same_seed() -> None:
+    r = Round.deal(RuleSet.preset("party"), 3, seed=8)
+    obs = observe(r, r.to_act)
+    p1, p2 = AdvancedPlayer(), AdvancedPlayer()
+    p1.choose_move(obs, random.Random(5), Budget(playouts=80))
+    p2.choose_move(obs, random.Random(5), Budget(playouts=80))
+    assert p1.last.means == p2.last.means and p1.last.visits == p2.last.visits
+    assert p1.last.playouts <= 80
+
+
+def test_respects_its_time_budget() -> None:
+    r = Round.deal(RuleSet.preset("standard"), 4, seed=2)
+    obs = observe(r, r.to_act)
+    player = AdvancedPlayer()
+    t0 = time.perf_counter()
+    move = player.choose_move(obs, random.Random(1), Budget(time_ms=60))
+    elapsed = time.perf_counter() - t0
+    assert move in obs.legal
+    assert elapsed < 0.5
+    assert player.last.playouts >= 1
+
+
+def test_default_budget_is_about_a_third_of_a_second() -> None:
+    assert DEFAULT_BUDGET.time_ms is not None and 100 <= DEFAULT_BUDGET.time_ms <= 500
+
+
+def test_forced_move_is_instant() -> None:
+    # After a 2, the next seat can only pass: no search at all.
+    r2 = Round.start(RuleSet.preset("basic"), ["S2 S3", "C4", "HK"], leader=0).apply("S2")
+    assert isinstance(r2, Round)
+    obs = observe(r2, 1)
+    assert [str(m) for m in obs.legal] == ["pass"]
+    assert str(AdvancedPlayer().choose_move(obs, random.Random(0))) == "pass"
+
+
+def test_exact_endgame() -> None:
+    # Two players left: leading the 2 first is the only way to go out first.
+    rules = RuleSet.preset("basic")
+    r = Round.start(rules, ["S2 S3", "HK D4"], leader=0)
+    player = AdvancedPlayer()
+    move = player.choose_move(observe(r, 0), random.Random(3), Budget(playouts=200))
+    assert str(move) == "S2"
+    assert player.last.mode == "solver"
+
+
+def test_presses_for_the_win_in_a_three_player_ending() -> None:
+    # Seat 0 can go out at once with its pair; any other play loses tempo.
+    rules = RuleSet.preset("basic")
+    r = Round.start(rules, ["S9 H9", "D5 C5 SK", "D7 HQ"], leader=1).apply("D5 C5")
+    assert isinstance(r, Round)
+    r = r.apply("pass")
+    assert isinstance(r, Round)
+    move = AdvancedPlayer().choose_move(observe(r, 0), random.Random(0), Budget(playouts=100))
+    assert str(move) == "S9 H9"
+
+
+def test_candidates_are_distinct_and_start_with_the_heuristic() -> None:
+    r = Round.deal(RuleSet.preset("basic"), 4, seed=21)
+    obs = observe(r, r.to_act)
+    player = AdvancedPlayer()
+    player.choose_move(obs, random.Random(0), Budget(playouts=30))
+    cands = player.last.candidates
+    assert len(cands) == len(set(cands)) and 1 < len(cands) <= 10
+    assert all(c in obs.legal for c in cands)
+
+
+@pytest.mark.parametrize(("label", "rules", "players"), TABLES, ids=[t[0] for t in TABLES])
+def test_sampled_worlds_fit_the_observation(label: str, rules: RuleSet, players: int) -> None:
+    """Every sampled world deals each seat its observed count from the unseen
+    cards, keeps given cards with their receiver, and replays the public
+    history (so the play model can be read)."""
+    for obs in random_positions(rules, players, 40, seed=players + 100):
+        sampler = WorldSampler(obs, random.Random(0))
+        if obs.history:
+            assert sampler.trace_ok
+        unseen = obs.unseen()
+        for hands in sampler.sample_worlds(4):
+            assert hands[obs.seat] == obs.hand
+            assert tuple(count(h) for h in hands) == obs.counts
+            others = sum(h for s, h in enumerate(hands) if s != obs.seat)
+            assert others & REAL_MASK & ~unseen == 0
+            assert others >> JOKER_SHIFT <= unseen >> JOKER_SHIFT
+            for seat, cards in obs.known_cards().items():
+                if obs.counts[seat]:
+                    assert hands[seat] & cards & REAL_MASK == cards & REAL_MASK
+            assert round_from_observation(obs, hands).legal_moves()
+
+
+def test_the_true_hands_are_always_possible_after_an_exchange() -> None:
+    """The inference "the seat that gave me its strongest cards holds nothing
+    stronger" never excludes the real hand."""
+    checked = 0
+    for preset in ("standard", "party", "classic", "basic"):
+        rules = RuleSet.preset(preset)
+        for n in (3, 4, 5, 6):
+            for i in range(25):
+                previous = list(range(n))
+                random.Random(i).shuffle(previous)
+                r = Round.deal(rules, n, f"c{i}", previous=previous)
+                while r.phase == EXCHANGE:
+                    seat = next(s for s in range(n) if r.owed[s])
+                    out = r.give(seat, weakest(r.hands[seat], r.owed[seat]))
+                    assert isinstance(out, Round)
+                    r = out
+                for hero in range(n):
+                    sampler = WorldSampler(observe(r, hero), random.Random(0))
+                    if sampler.capped is None:
+                        continue
+                    free = r.hands[sampler.capped] - sampler.known[sampler.capped]
+                    forbidden = sampler.cap_forbidden
+                    assert not free & forbidden & REAL_MASK
+                    assert not (free >> JOKER_SHIFT and forbidden >> JOKER_SHIFT)
+                    checked += 1
+    assert checked > 300
+
+
+def test_garbage_collector_state_is_restored() -> None:
+    import gc
+
+    r = Round.deal(RuleSet.preset("standard"), 4, seed=4)
+    obs = observe(r, r.to_act)
+    was = gc.isenabled()
+    try:
+        gc.enable()
+        AdvancedPlayer().choose_move(obs, random.Random(0), Budget(playouts=5))
+        assert gc.isenabled()
+        gc.disable()
+        AdvancedPlayer().choose_move(obs, random.Random(0), Budget(playouts=5))
+        assert not gc.isenabled()
+    finally:
+        if was:
+            gc.enable()

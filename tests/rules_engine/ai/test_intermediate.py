@@ -1,0 +1,160 @@
+"""The intermediate player: legal everywhere, plans its hand, and plays the
+deliberate moves the issue lists (8-cut, spade-3, revolution, pressing,
+forbidden finishes). Also its fast rollout variant."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from aihelpers import TABLES, random_positions
+
+from rules_engine import Round, RuleSet, observe
+from rules_engine.ai import IntermediatePlayer, make_player
+from rules_engine.ai.base import forbidden_finish
+from rules_engine.ai.intermediate import FALLBACKS, plan, rollout_move
+from rules_engine.cards import format_cards, parse_cards
+from rules_engine.state import PLAY
+
+
+def choose(r: Round, seat: int | None = None) -> str:
+    seat = r.to_act if seat is None else seat
+    return str(IntermediatePlayer().choose_move(observe(r, seat), random.Random(0)))
+
+
+@pytest.mark.parametrize(("label", "rules", "players"), TABLES, ids=[t[0] for t in TABLES])
+def test_only_legal_moves(label: str, rules: RuleSet, players: int) -> None:
+    player = make_player("intermediate")
+    rng = random.Random(label)
+    before = FALLBACKS[0]
+    for obs in random_positions(rules, players, 160, seed=len(label) * 7 + players):
+        move = player.choose_move(obs, rng)
+        assert move in obs.legal, (label, obs.to_json(), str(move))
+    assert FALLBACKS[0] == before  # every lead it built was in the legal list
+
+
+@pytest.mark.parametrize(("label", "rules", "players"), TABLES, ids=[t[0] for t in TABLES])
+def test_rollout_policy_plays_whole_rounds_legally(
+    label: str, rules: RuleSet, players: int
+) -> None:
+    rng = random.Random(label)
+    for i in range(12):
+        r = Round.deal(rules, players, f"{label}:{i}")
+        steps = 0
+        while r.phase == PLAY:
+            move = rollout_move(r, rng)
+            assert move in r.legal_moves(), (label, r, str(move))
+            nxt = r.apply(move)
+            assert isinstance(nxt, Round)
+            r = nxt
+            steps += 1
+            assert steps < 2000
+        assert r.result is not None
+
+
+def test_deterministic() -> None:
+    rules = RuleSet.preset("classic")
+    positions = list(random_positions(rules, 5, 200, seed=3))
+    a = [IntermediatePlayer().choose_move(o, random.Random(1)) for o in positions]
+    b = [IntermediatePlayer().choose_move(o, random.Random(99)) for o in positions]
+    assert a == b  # it does not even use its generator
+
+
+def test_plan_keeps_combinations_together() -> None:
+    rules = RuleSet.preset("standard")
+    units = [str(u) for u in plan(parse_cards("S3 S4 S5 S6 H9 D9 C9 HQ DQ CK JK"), rules, False)]
+    assert units == ["S3 S4 S5 S6", "H9 D9 C9", "HQ DQ", "CK", "JK"]
+    # A run that would break two pairs is left as pairs.
+    units = [str(u) for u in plan(parse_cards("S5 H5 S6 H6 S7"), rules, False)]
+    assert units == ["S5 H5", "S6 H6", "S7"]
+    # Under a revolution the weakest are the high ranks.
+    units = [str(u) for u in plan(parse_cards("S3 HK D9"), rules, True)]
+    assert units == ["HK", "D9", "S3"]
+
+
+def test_leads_its_weakest_combination_and_keeps_pairs() -> None:
+    rules = RuleSet.preset("basic")
+    r = Round.start(rules, ["S4 H4 D6 HT CK C2", "S5 H7 D9 SJ", "D8 C9 H3 DQ"], leader=0)
+    # D6 is its weakest lone card; the pair of 4s is a weaker unit and goes first.
+    assert choose(r) == "S4 H4"
+    r2 = Round.start(rules, ["H5", "S4 H4 D6 HT", "D8 C9"], leader=0).apply("H5")
+    assert isinstance(r2, Round)
+    # Following a single: D6, not one of its 4s (never breaks the pair).
+    assert choose(r2) == "D6"
+
+
+def test_keeps_joker_and_twos_early_but_presses_a_short_hand() -> None:
+    rules = RuleSet.preset("basic")
+    long_hand = "S3 H4 D5 S7 H9 DJ CK C2 JK"
+    r = Round.start(rules, ["HA", long_hand, "D8 C9 S9 H6 D4 C5 S6 H8 CT"], leader=0).apply("HA")
+    assert isinstance(r, Round)
+    assert choose(r) == "pass"  # a 2 or the joker on an early ace: no
+    r = Round.start(rules, ["HA CT", long_hand, "D8 C9"], leader=2)
+    r = r.apply("D8")
+    assert isinstance(r, Round)
+    r = r.apply("HA")
+    assert isinstance(r, Round)
+    # Seat 0 is down to one card: now the 2 comes out.
+    assert choose(r) in {"C2", "JK"}
+
+
+def test_eight_cut_and_spade_three() -> None:
+    rules = RuleSet.preset("standard")
+    r = Round.start(rules, ["H6", "S8 D4 H4 C9 DJ SK", "D7 C7"], leader=0).apply("H6")
+    assert isinstance(r, Round)
+    assert choose(r) == "S8"  # cuts, then leads
+    r = Round.start(rules, ["JK H5", "S3 D4 H9 CK", "D7 C7"], leader=0).apply("JK")
+    assert isinstance(r, Round)
+    assert choose(r) == "S3"  # the spade 3 answers the joker
+
+
+def test_revolution_when_the_hand_is_weak() -> None:
+    rules = RuleSet.preset("basic")
+    r = Round.start(rules, ["S6 H6 D6 C6 S3 D4 H5 C7", "S2 H2 DA", "CK CQ"], leader=0)
+    assert choose(r) == "S6 H6 D6 C6"
+    strong = Round.start(rules, ["S6 H6 D6 C6 S2 DA HK CQ", "S3 H4 D9 CT", "C5 C4 D8 S9"], leader=0)
+    assert choose(strong) != "S6 H6 D6 C6"
+
+
+def test_sheds_forbidden_finish_cards_before_the_last_one() -> None:
+    rules = RuleSet.preset("standard")
+    # 2 and a low card: the 2 must not be the last card (top_rank is forbidden).
+    r = Round.start(rules, ["S2 H4", "D9 C9 S5 SK", "D7 C7 HT"], leader=0)
+    assert choose(r) == "S2"
+
+
+def test_goes_out_when_it_can() -> None:
+    rules = RuleSet.preset("basic")
+    r = Round.start(rules, ["S9 H9", "D5 C5 SK", "D7"], leader=1).apply("D5 C5")
+    assert isinstance(r, Round)
+    r = r.apply("pass")
+    assert isinstance(r, Round)
+    assert choose(r) == "S9 H9"
+
+
+def test_forbidden_finish_predicate_agrees_with_the_engine() -> None:
+    """The helper the players use to avoid illegal finishes says exactly
+    what the engine does, on random last plays of every preset."""
+    rng = random.Random(4)
+    checked = 0
+    for _label, rules, players in TABLES:
+        for obs in random_positions(rules, players, 60, seed=checked):
+            for move in obs.legal:
+                if move.form == 0:
+                    continue
+                hand = move.cards
+                # A round where the mover holds exactly this play.
+                others = [parse_cards("H7"), parse_cards("D7")][: players - 1]
+                if hand & (others[0] | (others[1] if len(others) > 1 else 0)):
+                    continue
+                r = Round.start(rules, [hand, *others], leader=0, revolution=obs.revolution)
+                out = r.apply(move)
+                assert isinstance(out, Round)
+                engine_says = 0 in out.penalised
+                assert forbidden_finish(move, rules, obs.revolution, None) == engine_says, (
+                    rules.to_json(),
+                    format_cards(hand),
+                )
+                checked += 1
+        rng.random()
+    assert checked > 1000
