@@ -78,6 +78,8 @@ ENDGAME_CARDS = 12
 SOLVER_WORLDS = 16
 SOLVER_NODES = 5000
 SOLVER_NODES_PER_S = 10_000
+#: Positions for all sampled worlds together (bounds a playouts-only budget).
+SOLVER_TOTAL_NODES = 20_000
 #: Weight sampled worlds by the others' plays; finish small endgames with the solver.
 WEIGHTING = True
 SOLVER = True
@@ -268,18 +270,20 @@ class AdvancedPlayer:
         solver_deadline = started + (deadline - started) / 2
         wins = {m: 0 for m in obs.legal}
         done = 0
+        nodes_left = SOLVER_TOTAL_NODES
         for j in range(SOLVER_WORLDS):
             now = time.perf_counter()
-            if now > solver_deadline:
+            if now > solver_deadline or nodes_left <= 0:
                 break
             # Positions searched scale with the time left (a node costs up to ~100 us).
-            nodes = SOLVER_NODES
+            nodes = min(SOLVER_NODES, nodes_left)
             if solver_deadline != math.inf:
                 nodes = max(200, min(nodes, int((solver_deadline - now) * SOLVER_NODES_PER_S)))
             try:
                 sol = solve(world(j), obs.seat, place, nodes, all_moves=True)
             except SolverLimit:
                 return None
+            nodes_left -= max(1, sol.nodes)
             for m in sol.winning_moves:
                 wins[m] += 1
             done += 1

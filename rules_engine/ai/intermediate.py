@@ -504,13 +504,16 @@ def rollout_move(r: Round, rng: random.Random, noise: float = ROLLOUT_NOISE) -> 
     it counts are those of the sampled hands."""
     top = r.top
     legal: list[Move] | None = None
-    if top is not None:
-        legal = r.legal_moves()
-        if len(legal) == 1:
-            return legal[0]
     seat = r.to_act
     hands = r.hands
     hand = hands[seat]
+    if top is not None:
+        if top.form == SEQUENCE:
+            legal = _sequence_follows(r, hand, top)
+        if legal is None:
+            legal = r.legal_moves()
+        if len(legal) == 1:
+            return legal[0]
     others = 0
     opp_min = 99
     for s, h in enumerate(hands):
@@ -533,6 +536,32 @@ def rollout_move(r: Round, rng: random.Random, noise: float = ROLLOUT_NOISE) -> 
         owner_count if owner_count else 99,
     )
     return heuristic_move(ctx, legal, rng, noise)
+
+
+def _sequence_follows(r: Round, hand: int, top: Move) -> list[Move] | None:
+    """Pass and the planned sequences that beat a sequence on the field,
+    without the engine's full move generation (rollouts meet sequences
+    often, and each new hand would grow the engine's move cache). ``None``
+    when a short hand may need more than whole planned sequences."""
+    if count(hand) <= 6:
+        return None  # near the end every play matters: ask the engine
+    rules = r.rules
+    size = top.size
+    rev = r.revolution ^ r.jback
+    above_top = rules.sequence_beats == "above_top"
+    lock = r.lock
+    moves = [PASS]
+    for u in plan(hand, rules, r.revolution):
+        if u.form != SEQUENCE or u.size != size or u.jokers:
+            continue
+        if lock and u.suits & ~lock:
+            continue
+        if rev:
+            if u.high < (top.low if above_top else top.high):
+                moves.append(u)
+        elif u.low > (top.high if above_top else top.low):
+            moves.append(u)
+    return moves
 
 
 # -- exchange -----------------------------------------------------------------------------------
