@@ -36,8 +36,8 @@ STEP_TEXTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 STEP_DATA_KEYS: dict[str, set[str]] = {
     "explain": set(),
     "watch": {"script"},
-    "play": {"accept", "goal", "wrong"},
-    "choose": {"choices"},
+    "play": {"accept", "goal", "wrong", "only", "place"},
+    "choose": {"choices", "only", "solution", "place"},
     "legal": {"answer"},
     "puzzle": {"place", "solution", "unique"},
 }
@@ -281,6 +281,7 @@ def _read_step(reader: _Reader, data: Any, index: int) -> StepSpec:
                 step.data["accept"] = list(accept)
         if "goal" in data:
             step.data["goal"] = data["goal"]
+        _read_only_claim(reader, data, step, index, kind)
         for i, wrong in enumerate(data.get("wrong", []) or [], 1):
             if not isinstance(wrong, Mapping) or not isinstance(wrong.get("move"), str):
                 reader.bad(f'wrong move {i} needs move = "..."', index, kind)
@@ -310,6 +311,7 @@ def _read_step(reader: _Reader, data: Any, index: int) -> StepSpec:
                 reader.bad(f"choice {i}: check must be a table of expect keys", index, kind)
                 check = None
             step.choices.append(ChoiceSpec(texts, correct, dict(check) if check else None))
+        _read_only_claim(reader, data, step, index, kind)
     elif kind == "legal":
         answer = data.get("answer")
         if not isinstance(answer, list) or not all(isinstance(m, str) for m in answer):
@@ -321,6 +323,28 @@ def _read_step(reader: _Reader, data: Any, index: int) -> StepSpec:
             if key in data:
                 step.data[key] = data[key]
     return step
+
+
+def _read_only_claim(
+    reader: _Reader, data: Mapping[str, Any], step: StepSpec, index: int, kind: str
+) -> None:
+    """``only`` (bool), ``place`` (int) and, for choose, ``solution`` (a move string)."""
+    if "only" in data:
+        if not isinstance(data["only"], bool):
+            reader.bad("only must be true or false", index, kind)
+        else:
+            step.data["only"] = data["only"]
+    if "place" in data:
+        place = data["place"]
+        if isinstance(place, bool) or not isinstance(place, int):
+            reader.bad("place must be an integer (0 = out first)", index, kind)
+        else:
+            step.data["place"] = place
+    if "solution" in data:
+        if not isinstance(data["solution"], str):
+            reader.bad('solution must be a move string such as "S3 H3"', index, kind)
+        else:
+            step.data["solution"] = data["solution"]
 
 
 def _check_action(reader: _Reader, action: Any, where: str, step: int, kind: str) -> None:

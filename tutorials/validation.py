@@ -14,7 +14,13 @@ database or an admin form being saved):
   ``solution`` is a winning first move, and that the ``unique`` claim is true — within a
   node limit: a puzzle the solver cannot settle is invalid;
 - texts: every text the step kind needs exists in each checked language, and every
-  ``[[cards: …]]`` shortcode names real cards.
+  ``[[cards: …]]`` shortcode names real cards;
+- "only" claims: a play or choose step whose explanation says a move is the only one or
+  a must (zh 只有/必须/唯一/只能…, ja しか/だけ/必ず/唯一…) states ``only`` explicitly. With
+  ``only = true`` the solver (all hands known, every defence) checks the claim: the step's
+  moves (a play step's ``accept``, a choose step's ``solution``) are exactly the first moves
+  with which seat 0 can force ``place`` or better (0 = out first); every other legal move
+  falls short. ``only = false`` says the word is about the rules, not about the move.
 
 Each :class:`~tutorials.spec.Problem` names the lesson and the step.
 """
@@ -33,6 +39,26 @@ from .markup import shortcode_problems
 from .spec import CATEGORIES, GOALS, LANGS, STEP_TEXTS, LessonSpec, Problem, StepSpec
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+#: Words with which an explanation claims that a move is forced or the only good one.
+#: Their presence makes ``only`` compulsory: the author must say whether the solver is to
+#: check the claim (true) or the word is about the rules (false).
+CLAIM_WORDS: dict[str, re.Pattern[str]] = {
+    "zh_hans": re.compile(r"只有|必须|唯一|只能|非得|一定要|不得不"),
+    "ja": re.compile(r"しか|だけ|必ず|唯一|なければ|ほかにない|他にない"),
+}
+
+
+def claim_words(text: str, lang: str) -> list[str]:
+    """The "only"/"must" words of ``text`` (``lang`` a suffix: zh_hans, ja).
+
+    >>> claim_words("能压住2的只有鬼牌。", "zh_hans")
+    ['只有']
+    >>> claim_words("ジョーカーで上回れば誰も返せません。", "ja")
+    []
+    """
+    pattern = CLAIM_WORDS.get(lang)
+    return sorted(set(pattern.findall(text))) if pattern else []
 
 
 @dataclass
@@ -109,6 +135,8 @@ class _Checker:
                 self.check_step(step, index)
             except engine.SolverLimit as exc:  # pragma: no cover - caught in check_puzzle
                 self.bad(f"the solver gave up: {exc}", index, step.kind)
+            if step.kind in ("play", "choose"):
+                self.check_only_claim(step, index)
 
     def need_text(self, text: str, name: str, index: int | None, kind: str, lang: str) -> None:
         if not text or not text.strip():
@@ -152,6 +180,113 @@ class _Checker:
                     kind,
                     lang,
                 )
+
+    # -- "only" / "must" claims ----------------------------------------------------------
+
+    def explanations(self, step: StepSpec) -> list[tuple[str, str, str]]:
+        """(where, lang, text) of the texts that explain why a move is right."""
+        found = []
+        for lang in LANGS:
+            if step.kind == "play":
+                for name in ("right", "other"):
+                    found.append((name, lang, step.text(name, lang)))
+            else:
+                for i, choice in enumerate(step.choices, 1):
+                    if choice.correct:
+                        text = choice.texts.get("explain", {}).get(lang, "")
+                        found.append((f"choice {i} explanation", lang, text))
+        return found
+
+    def check_only_claim(self, step: StepSpec, index: int) -> None:
+        kind = step.kind
+        only = step.data.get("only")
+        if only is None:
+            for where, lang, text in self.explanations(step):
+                words = claim_words(text, lang)
+                if words:
+                    self.bad(
+                        f"{where} claims {'/'.join(words)}: state only = true (the solver "
+                        "checks that no other move reaches the goal) or only = false (the "
+                        "word is about the rules, not about this move)",
+                        index,
+                        kind,
+                        lang,
+                    )
+            return
+        if not isinstance(only, bool):
+            self.bad("only must be true or false", index, kind)
+            return
+        if kind == "choose" and not only and "solution" in step.data:
+            self.bad("solution is checked only with only = true", index, kind)
+        if not only or step.table is None or not isinstance(step.table, dict):
+            return
+        try:
+            r = engine.build_table(self.lesson.rules, step.table).round
+        except engine.TableError:
+            return  # reported by check_step
+        if engine.is_exchange(r) or not engine.learner_to_act(r):
+            self.bad("only = true needs seat 0 to play at the table state", index, kind)
+            return
+        place = step.data.get("place", 0)
+        if isinstance(place, bool) or not isinstance(place, int) or not 0 <= place < r.n - 1:
+            self.bad(f"place must be a place from 0 to {r.n - 2}", index, kind)
+            return
+        claimed = self.claimed_moves(step, index, r)
+        if claimed is None:
+            return
+        try:
+            result = solve(r, engine.LEARNER, place, node_limit=self.node_limit)
+        except SolverLimit:
+            self.bad(
+                f"only = true: the solver could not settle this table within "
+                f"{self.node_limit} positions: make it smaller or set only = false",
+                index,
+                kind,
+            )
+            return
+        goal = "go out first" if place == 0 else f"finish in place {place + 1} or better"
+        winning = {str(m) for m in result.winning_moves}
+        if not winning:
+            self.bad(
+                f"only = true, but no move lets seat 0 force to {goal} against every defence",
+                index,
+                kind,
+            )
+            return
+        if claimed != winning:
+            self.bad(
+                f"only = true, but the moves that force seat 0 to {goal} are "
+                f"{sorted(winning)}, not {sorted(claimed)}",
+                index,
+                kind,
+            )
+
+    def claimed_moves(self, step: StepSpec, index: int, r: Round) -> set[str] | None:
+        kind = step.kind
+        if kind == "play":
+            texts = step.data.get("accept")
+            if not isinstance(texts, list) or not texts:
+                self.bad("only = true needs accept = [...] (the moves claimed)", index, kind)
+                return None
+        else:
+            solution = step.data.get("solution")
+            if not isinstance(solution, str) or not solution.strip():
+                self.bad('only = true on a choose step needs solution = "<move>"', index, kind)
+                return None
+            texts = [solution]
+        claimed: set[str] = set()
+        legal = set(engine.legal_strings(r))
+        for text in texts:
+            try:
+                move = engine.normal_move(r, text)
+            except (CardError, ValueError) as exc:
+                self.bad(f"claimed move {text!r}: {exc}", index, kind)
+                return None
+            if move not in legal:
+                self.bad(f"claimed move {text!r} is not legal here", index, kind)
+                return None
+            claimed.add(move)
+        return claimed
 
     # -- the steps -------------------------------------------------------------------------
 

@@ -181,3 +181,93 @@ def test_bad_rules(lesson_data: dict[str, Any], rules: dict[str, Any]) -> None:
     lesson_data["rules"] = rules
     (problem,) = problems(lesson_data)
     assert problem.startswith("tutor-test-basics: rules:")
+
+
+# -- "only" / "must" claims are the solver's to check ------------------------------------------
+
+
+def test_a_claim_word_needs_the_only_flag(lesson_data: dict[str, Any]) -> None:
+    play = step(lesson_data, "play")
+    play["right_zh_hans"] = "只有♦K 比♥9 大。"
+    (problem,) = problems(lesson_data)
+    assert problem.startswith("tutor-test-basics step 3 (play) [zh_hans]: right claims 只有")
+    assert "only = true" in problem
+    play["right_ja"] = "♥9より強いのは♦Kだけです。"
+    found = problems(lesson_data)
+    assert len(found) == 2 and any("[ja]: right claims だけ" in p for p in found)
+
+
+def test_only_false_says_the_word_is_about_the_rules(lesson_data: dict[str, Any]) -> None:
+    play = step(lesson_data, "play")
+    play["right_zh_hans"] = "单张只能用单张来压，♦K 比♥9 大。"
+    play["only"] = False
+    assert problems(lesson_data) == []
+
+
+def test_only_true_is_checked_by_the_solver(lesson_data: dict[str, Any]) -> None:
+    play = step(lesson_data, "play")
+    play["right_zh_hans"] = "只有♦K 能让你第一个出完。"
+    play["only"] = True
+    assert problems(lesson_data) == []  # DK wins the trick, then S4 goes out
+    play["accept"] = ["pass"]
+    play["wrong"] = [{"move": "DK", "text_zh_hans": "不对。", "text_ja": "違います。"}]
+    (problem,) = problems(lesson_data)
+    assert problem == (
+        "tutor-test-basics step 3 (play): only = true, but the moves that force seat 0 "
+        "to go out first are ['DK'], not ['pass']"
+    )
+
+
+def test_only_true_with_a_place_nobody_can_force(lesson_data: dict[str, Any]) -> None:
+    play = step(lesson_data, "play")
+    play["table"]["hands"][3] = "H9 D6 C2"  # seat 3 keeps a 2: DK no longer wins the trick
+    play["only"] = True
+    found = problems(lesson_data)
+    assert any("only = true, but no move lets seat 0 force to go out first" in p for p in found)
+    play["place"] = 7
+    assert any("place must be a place from 0 to 2" in p for p in problems(lesson_data))
+
+
+def test_only_true_on_a_choose_step_needs_a_solution(lesson_data: dict[str, Any]) -> None:
+    choose = step(lesson_data, "choose")
+    choose["only"] = True
+    assert any('needs solution = "<move>"' in p for p in problems(lesson_data))
+    choose["solution"] = "DK"
+    assert problems(lesson_data) == []
+    choose["solution"] = "pass"
+    (problem,) = problems(lesson_data)
+    assert "are ['DK'], not ['pass']" in problem
+    choose["solution"] = "S4"  # does not beat the 9
+    assert problems(lesson_data) == [
+        "tutor-test-basics step 4 (choose): claimed move 'S4' is not legal here"
+    ]
+
+
+def test_a_claim_in_a_correct_choice_needs_the_flag(lesson_data: dict[str, Any]) -> None:
+    choose = step(lesson_data, "choose")
+    choose["choices"][1]["explain_ja"] = "プレイヤー3の次はあなたしかいません。"
+    (problem,) = problems(lesson_data)
+    assert problem.startswith("tutor-test-basics step 4 (choose) [ja]: choice 2 explanation")
+    # a wrong choice's explanation may say "only" freely: it is not the step's claim
+    choose["choices"][1]["explain_ja"] = "プレイヤー3の次はあなたです。"
+    choose["choices"][0]["explain_zh_hans"] = "1号玩家只能等下一轮。"
+    assert problems(lesson_data) == []
+
+
+def test_the_flag_has_a_shape(lesson_data: dict[str, Any]) -> None:
+    play = step(lesson_data, "play")
+    play["only"] = "yes"
+    play["place"] = "first"
+    _spec, shape = read_lesson(lesson_data)
+    assert [p.message for p in shape] == [
+        "only must be true or false",
+        "place must be an integer (0 = out first)",
+    ]
+
+
+def test_claim_words_per_language() -> None:
+    from tutorials.validation import claim_words
+
+    assert claim_words("你必须第一个出完，唯一的办法是♠2。", "zh_hans") == ["唯一", "必须"]
+    assert claim_words("確実に一番で上がれるのはこの手だけです。", "ja") == ["だけ"]
+    assert claim_words("♦Kで上回れます。", "ja") == []
