@@ -328,3 +328,15 @@ def test_ui_words_for_players_and_the_game_page_title(language: str, player: str
         assert gettext("Player") == player
         # The game page's title is "<Play Daifugō> · <site name>": two different words.
         assert gettext("Play Daifugō") != gettext("Daifugō Club")
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "ja"])
+def test_presets_are_named_by_their_keys_everywhere(language: str) -> None:
+    """The rules pages say standard / party / classic / basic; the play form says the same."""
+    from django.utils.translation import pgettext
+
+    with translation.override(language):
+        assert pgettext("preset", "Standard") == "standard"
+        assert pgettext("preset", "Party") == "party"
+        assert pgettext("preset", "Classic") == "classic"
+        assert pgettext("preset", "Basic (no local rules)").startswith("basic（")
