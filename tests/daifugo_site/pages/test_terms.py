@@ -340,3 +340,27 @@ def test_presets_are_named_by_their_keys_everywhere(language: str) -> None:
         assert pgettext("preset", "Party") == "party"
         assert pgettext("preset", "Classic") == "classic"
         assert pgettext("preset", "Basic (no local rules)").startswith("basic（")
+
+
+SEEDS = ROOT.parent / "shared" / "seeds"
+COPIED_RUN = 15  # characters in a row shared with a source text: a copied sentence
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason="the source texts (shared/seeds) are not here")
+def test_no_sentence_is_copied_from_the_sources() -> None:
+    """Facts carry over from the source texts, sentences never do (whitespace ignored)."""
+    runs: dict[str, str] = {}
+    for path in sorted(SEEDS.glob("0*.txt")):
+        text = re.sub(r"\s+", "", path.read_text(encoding="utf-8"))
+        for i in range(len(text) - COPIED_RUN + 1):
+            runs.setdefault(text[i : i + COPIED_RUN], path.name)
+    found = []
+    for lang in TERMS:
+        texts = [*_content_texts(lang), *_msgstrs(lang)]
+        for where, text in texts:
+            flat = re.sub(r"\s+", "", text)
+            for i in range(len(flat) - COPIED_RUN + 1):
+                if (run := flat[i : i + COPIED_RUN]) in runs:
+                    found.append(f"{where}: {run!r} ({runs[run]})")
+                    break
+    assert found == []
