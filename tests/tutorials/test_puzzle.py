@@ -45,7 +45,7 @@ def test_solving_the_puzzle_move_by_move(client: Client) -> None:
         {"pass": True, "by": 2},
     ]
     text = feedback_text(html)
-    assert "好棋。其他人这样应对：" in text
+    assert "这手出得好。其他人这样应对：" in text
     assert "1号玩家出了黑桃 Q。" in text
     assert t("%(name)s passed.") % {"name": "2号玩家"} in text  # a sentence shared with play
     assert not state.get("done")

@@ -42,7 +42,7 @@ TERMS: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
         "eleven-back": ("J反转", ("J 反转", "11 反转", "11反转", "J反轉")),
         "suit-lock": ("锁花色", ("花色锁定",)),
         "joker": ("鬼牌", ("王牌", "大小王")),
-        "pass": ("过", ("过过牌", "选择过。")),
+        "pass": ("过", ("选择过。",)),
         "miyako-ochi": ("都落", ("当场都落", "你都落", "他都落", "会都落", "被都落", "都落了")),
     },
     "ja": {
@@ -54,7 +54,7 @@ TERMS: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
 }
 #: Words that are not a concept's variant but were wrong all the same.
 FORBIDDEN: dict[str, tuple[str, ...]] = {
-    "zh_hans": ("好棋", "♦3的主人", "排到最后"),
+    "zh_hans": ("好棋", "♦3的主人", "排到最后", "过过"),
     "ja": ("CPU", "をを"),
 }
 #: Places where a forbidden word is right: the glossary entry that names the variant
