@@ -364,3 +364,21 @@ def test_no_sentence_is_copied_from_the_sources() -> None:
                     found.append(f"{where}: {run!r} ({runs[run]})")
                     break
     assert found == []
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "ja"])
+def test_the_game_page_speaks_the_language(content: None, client: Client, language: str) -> None:
+    from daifugo_site.play.models import Game
+
+    form = {"table": "4", "preset": "standard", "rounds": "3", "speed": "700"}
+    form |= {"level_1": "beginner", "level_2": "intermediate", "level_3": "advanced"}
+    client.post(f"/{language}/play/", form)
+    html = client.get(Game.objects.get().get_absolute_url()).content.decode()
+    title = re.search(r"<title>(.*?)</title>", html, re.S)
+    assert title is not None
+    left, _dot, right = title.group(1).strip().partition(" · ")
+    assert left and right and left != right  # not "大富豪牌社 · 大富豪牌社"
+    texts = _page_texts(html)
+    assert _latin_words(texts, _allowed_latin()) == []
+    if language == "zh-hans":
+        assert [t for t in texts if _kana_outside_quotes(t)] == []
