@@ -50,7 +50,15 @@ TERMS: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
         "counter-revolution": ("革命返し", ("反革命",)),
         "eleven-back": ("11バック", ("イレブンバック中",)),
         "joker": ("ジョーカー", ("ジョーカ―",)),
+        "computer-player": ("コンピューター", ("CPU",)),
+        "player": ("プレイヤー", ("プレーヤー",)),
     },
+}
+#: Variants that a plain substring cannot tell apart: コンピュータ without its long vowel
+#: (but コンピュータ大貧民, the title of a paper, is a name).
+PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
+    "zh_hans": (),
+    "ja": (re.compile(r"コンピュータ(?![ー大])"),),
 }
 #: Words that are not a concept's variant but were wrong all the same.
 FORBIDDEN: dict[str, tuple[str, ...]] = {
@@ -150,6 +158,12 @@ def test_content_uses_one_rendering_per_concept(lang: str) -> None:
         for word in words
         if word in _unquoted(text, lang) and (where.split(".", 1)[0], word) not in ALLOWED
     ]
+    found += [
+        f"{where}: {pattern.pattern}"
+        for where, text in [*_content_texts(lang), *_msgstrs(lang)]
+        for pattern in PATTERNS[lang]
+        if pattern.search(text)
+    ]
     assert found == []
 
 
@@ -172,6 +186,9 @@ def test_the_variant_lists_are_live() -> None:
     assert any(w in "反革命：牌的大小恢复正常。" for w in TERMS["zh_hans"]["counter-revolution"][1])
     assert _kana_outside_quotes("再次革命（革命返し）") == ["し"]
     assert _kana_outside_quotes("过（日语“パス”）") == []
+    (pattern,) = PATTERNS["ja"]
+    assert pattern.search("コンピュータの研究") and not pattern.search("コンピューター")
+    assert not pattern.search("『コンピュータ大貧民』")
 
 
 # -- no kana inside Chinese -------------------------------------------------------------------
