@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import REAL_MASK, format_cards, full_deck
+from .effects import Effect, effect_json, visible_to
 from .moves import Move
 from .rules import RuleSet
-from .state import PHASE_NAMES, PLAY, Round, titles_for
+from .state import _W_SEEN, PHASE_NAMES, PLAY, Round, titles_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +55,9 @@ class Observation:
     first_leader: int
     #: Match points so far per seat (public), when the round is part of a match.
     scores: tuple[int, ...] | None = None
+    #: What the last action did (public facts; exchange cards only for the two seats
+    #: concerned), so that nobody has to compare two states to find out.
+    effects: tuple[Effect, ...] = ()
 
     @property
     def hand_text(self) -> str:
@@ -131,6 +135,7 @@ class Observation:
             "result": list(self.result) if self.result is not None else None,
             "legal": [str(m) for m in self.legal],
             "scores": list(self.scores) if self.scores is not None else None,
+            "effects": [effect_json(e) for e in self.effects],
         }
 
 
@@ -171,6 +176,7 @@ def observe(r: Round, seat: int, scores: tuple[int, ...] | None = None) -> Obser
         legal=tuple(r.legal_moves()) if r.phase == PLAY and r.to_act == seat else (),
         first_leader=r.first_leader,
         scores=scores,
+        effects=visible_to(r.effects, seat),
     )
 
 
@@ -215,4 +221,5 @@ def round_from_observation(obs: Observation, hands: list[int]) -> Round:
     r.history = node
     r.facedown = 0
     r.result = obs.result
+    r.why = (_W_SEEN, obs.effects)
     return r
