@@ -111,18 +111,24 @@ _MASK_2 = RANK_MASKS[RANK_2]
 _MASK_3 = RANK_MASKS[RANK_3]
 _MASK_8 = RANK_MASKS[RANK_8]
 _MASK_J = RANK_MASKS[RANK_J]
-_FF_JOKER, _FF_LONE, _FF_TOP, _FF_EIGHT, _FF_CUT, _FF_S3, _FF_REVO = (
-    1 << FORBIDDEN_FINISH_ENTRIES.index(entry)
-    for entry in (
-        "joker",
-        "lone_joker",
-        "top_rank",
-        "eight",
-        "eight_cut",
-        "spade3_return",
-        "revolution",
-    )
-)
+_FF_BIT = {entry: 1 << i for i, entry in enumerate(FORBIDDEN_FINISH_ENTRIES)}
+_FF_JOKER = _FF_BIT["joker"]
+_FF_LONE = _FF_BIT["lone_joker"]
+_FF_TOP = _FF_BIT["top_rank"]
+_FF_EIGHT = _FF_BIT["eight"]
+_FF_CUT = _FF_BIT["eight_cut"]
+_FF_S3 = _FF_BIT["spade3_return"]
+_FF_REVO = _FF_BIT["revolution"]
+
+
+def _rank_rule(mode: str, move: Move, rank: int, mask: int) -> bool:
+    # The 8-cut and 11-back options read a play the same way: "groups" means a single or
+    # group of that rank, "any" any play with a real card of it (a joker never counts).
+    if mode == "off" or move.form == PASS_FORM:
+        return False
+    if mode == "groups":
+        return move.form != SEQUENCE and move.rank == rank
+    return bool(move.cards & mask)
 
 
 def cuts(move: Move, rules: RuleSet) -> bool:
@@ -136,22 +142,12 @@ def cuts(move: Move, rules: RuleSet) -> bool:
     >>> cuts(seq, any_), cuts(seq, groups)
     (True, False)
     """
-    ec = rules.eight_cut
-    if ec == "off" or move.form == PASS_FORM:
-        return False
-    if ec == "groups":
-        return move.form != SEQUENCE and move.rank == RANK_8
-    return bool(move.cards & _MASK_8)
+    return _rank_rule(rules.eight_cut, move, RANK_8, _MASK_8)
 
 
 def toggles_jback(move: Move, rules: RuleSet) -> bool:
-    """Whether a play toggles 11-back (same reading as the 8-cut, with the J)."""
-    jb = rules.jback
-    if jb == "off" or move.form == PASS_FORM:
-        return False
-    if jb == "groups":
-        return move.form != SEQUENCE and move.rank == RANK_J
-    return bool(move.cards & _MASK_J)
+    """Whether a play toggles 11-back (read like the 8-cut, with the J)."""
+    return _rank_rule(rules.jback, move, RANK_J, _MASK_J)
 
 
 def toggles_revolution(move: Move, rules: RuleSet) -> bool:

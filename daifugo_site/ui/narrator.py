@@ -12,28 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import ngettext
 
 from rules_engine import card_codes
-from rules_engine.effects import (
-    CLEARED,
-    EIGHT_CUT,
-    EXCHANGE_OVER,
-    GIFT,
-    JBACK,
-    MIYAKO_OCHI,
-    NUMBER_LOCK,
-    PASSED,
-    PENALISED,
-    PLAYED,
-    REVOLUTION,
-    ROUND_OVER,
-    SPADE3_RETURN,
-    SUIT_LOCK,
-    WENT_OUT,
-    Effect,
-)
+from rules_engine import effects as fx
+from rules_engine.effects import Effect
 
 from .labels import cards_text, suits_text
 
@@ -50,52 +36,45 @@ class Line:
     kind: str = "effect"
 
 
+# Whole sentences per case, so each language words them its own way.
+_PENALTY: dict[str, Promise] = {
+    "joker": _lazy("Forbidden finish: %(name)s went out with a joker and takes place %(place)d."),
+    "lone_joker": _lazy(
+        "Forbidden finish: %(name)s went out with a lone joker and takes place %(place)d."
+    ),
+    "top_rank": _lazy(
+        "Forbidden finish: %(name)s went out with the strongest rank and takes place %(place)d."
+    ),
+    "eight": _lazy("Forbidden finish: %(name)s went out with an 8 and takes place %(place)d."),
+    "eight_cut": _lazy(
+        "Forbidden finish: %(name)s went out with an 8-cut and takes place %(place)d."
+    ),
+    "spade3_return": _lazy(
+        "Forbidden finish: %(name)s went out with a spade-3 return and takes place %(place)d."
+    ),
+    "revolution": _lazy(
+        "Forbidden finish: %(name)s went out with a revolution and takes place %(place)d."
+    ),
+}
+
+_CLEAR: dict[str, Promise] = {
+    "eight_cut": _lazy("8-cut: the field clears and %(name)s leads."),
+    "spade3": _lazy("Spade-3 return: the field clears and %(name)s leads."),
+    "all_passed": _lazy("Everyone else has passed: the field clears and %(name)s leads."),
+    "nobody_left_to_answer": _lazy(
+        "Nobody is left to answer: the field clears and %(name)s leads."
+    ),
+}
+
+
 def penalty_text(entry: str, name: str, place: int) -> str:
     """A penalised finish: which forbidden_finish entry, and the place it takes."""
-    values = {"name": name, "place": place}
-    if entry == "joker":
-        return _("Forbidden finish: %(name)s went out with a joker and takes place %(place)d.") % (
-            values
-        )
-    if entry == "lone_joker":
-        return _(
-            "Forbidden finish: %(name)s went out with a lone joker and takes place %(place)d."
-        ) % (values)
-    if entry == "top_rank":
-        return _(
-            "Forbidden finish: %(name)s went out with the strongest rank and takes place %(place)d."
-        ) % (values)
-    if entry == "eight":
-        return _("Forbidden finish: %(name)s went out with an 8 and takes place %(place)d.") % (
-            values
-        )
-    if entry == "eight_cut":
-        return _("Forbidden finish: %(name)s went out with an 8-cut and takes place %(place)d.") % (
-            values
-        )
-    if entry == "spade3_return":
-        return _(
-            "Forbidden finish: %(name)s went out with a spade-3 return and takes place %(place)d."
-        ) % (values)
-    if entry == "revolution":
-        return _(
-            "Forbidden finish: %(name)s went out with a revolution and takes place %(place)d."
-        ) % (values)
-    raise ValueError(f"unknown forbidden_finish entry {entry!r}")
+    return str(_PENALTY[entry]) % {"name": name, "place": place}
 
 
 def clear_text(reason: str, leader: str) -> str:
     """Why the field cleared, and who leads now."""
-    values = {"name": leader}
-    if reason == "eight_cut":
-        return _("8-cut: the field clears and %(name)s leads.") % values
-    if reason == "spade3":
-        return _("Spade-3 return: the field clears and %(name)s leads.") % values
-    if reason == "all_passed":
-        return _("Everyone else has passed: the field clears and %(name)s leads.") % values
-    if reason == "nobody_left_to_answer":
-        return _("Nobody is left to answer: the field clears and %(name)s leads.") % values
-    raise ValueError(f"unknown clear reason {reason!r}")
+    return str(_CLEAR[reason]) % {"name": leader}
 
 
 def narrate(
@@ -124,55 +103,55 @@ def narrate(
 
 def _line(e: Effect, name: Callable[[int], str], kinds: set[str]) -> Line | None:
     kind = e.kind
-    if kind == PLAYED:
+    if kind == fx.PLAYED:
         assert e.move is not None
         codes = card_codes(e.move.cards)
         text = _("%(name)s played %(cards)s.") % {"name": name(e.seat), "cards": cards_text(codes)}
         return Line(text, codes, "play")
-    if kind == PASSED:
+    if kind == fx.PASSED:
         return Line(_("%(name)s passed.") % {"name": name(e.seat)}, [], "pass")
-    if kind == EIGHT_CUT:
+    if kind == fx.EIGHT_CUT:
         # The clear that follows says it; alone (the round ended) it is said here.
-        return None if CLEARED in kinds else Line(_("It is an 8-cut."))
-    if kind == SPADE3_RETURN:
-        return None if CLEARED in kinds else Line(_("It is a spade-3 return."))
-    if kind == REVOLUTION:
+        return None if fx.CLEARED in kinds else Line(_("It is an 8-cut."))
+    if kind == fx.SPADE3_RETURN:
+        return None if fx.CLEARED in kinds else Line(_("It is a spade-3 return."))
+    if kind == fx.REVOLUTION:
         if e.on:
             return Line(_("Revolution! The order of strength is reversed."))
         return Line(
             _("Another revolution: the revolution ends and the order of strength turns back.")
         )
-    if kind == JBACK:
+    if kind == fx.JBACK:
         if e.on:
             return Line(_("11-back: the order is reversed until the field clears."))
         if e.reason == "played":
             return Line(_("11-back again: the order turns back until the field clears."))
         return Line(_("11-back ends with the field: the order of strength turns back."))
-    if kind == SUIT_LOCK:
+    if kind == fx.SUIT_LOCK:
         return Line(
             _("Suit lock: until the field clears, only %(suits)s may be played.")
             % {"suits": suits_text(e.suits)}
         )
-    if kind == NUMBER_LOCK:
+    if kind == fx.NUMBER_LOCK:
         return Line(_("Number lock: each play must be one rank stronger until the field clears."))
-    if kind == WENT_OUT:
+    if kind == fx.WENT_OUT:
         text = _("%(name)s went out in place %(place)d.") % {"name": name(e.seat), "place": e.place}
         return Line(text, [], "out")
-    if kind == PENALISED:
+    if kind == fx.PENALISED:
         return Line(penalty_text(e.reason, name(e.seat), e.place), [], "out")
-    if kind == MIYAKO_OCHI:
+    if kind == fx.MIYAKO_OCHI:
         text = _(
             "Miyako-ochi: %(name)s, first in the last round, did not go out first and drops "
             "out in place %(place)d."
         ) % {"name": name(e.seat), "place": e.place}
         return Line(text, [], "out")
-    if kind == CLEARED:
+    if kind == fx.CLEARED:
         return Line(clear_text(e.reason, name(e.seat)), [], "clear")
-    if kind == GIFT:
+    if kind == fx.GIFT:
         return _gift_line(e, name)
-    if kind == EXCHANGE_OVER:
+    if kind == fx.EXCHANGE_OVER:
         return Line(_("The exchange is over. %(name)s leads.") % {"name": name(e.seat)})
-    if kind == ROUND_OVER:
+    if kind == fx.ROUND_OVER:
         return Line(_("The round is over."), [], "over")
     raise ValueError(f"unknown effect kind {kind!r}")
 
