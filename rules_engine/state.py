@@ -32,6 +32,9 @@ from .cards import (
     JOKER_UNIT,
     NUM_RANKS,
     RANK_3,
+    RANK_8,
+    RANK_J,
+    RANK_MASKS,
     REAL_MASK,
     SPADE_3,
     CardError,
@@ -72,6 +75,7 @@ from .moves import (
     PASS,
     PASS_FORM,
     SEQUENCE,
+    SINGLE,
     Move,
     analyse,
     group_tables,
@@ -115,6 +119,8 @@ TITLES_BY_SIZE: dict[int, tuple[str, ...]] = {
 _W_START, _W_PLAY, _W_PASS, _W_GIVE, _W_SEEN = range(5)
 _F_CUT, _F_S3, _F_REVO, _F_JB, _F_LOCK, _F_NLOCK, _F_OUT, _F_JB_WAS = (1 << i for i in range(8))
 _CLEAR_CUT, _CLEAR_S3, _CLEAR_PASSED, _CLEAR_NOBODY = range(4)
+_MASK_8 = RANK_MASKS[RANK_8]
+_MASK_J = RANK_MASKS[RANK_J]
 
 
 @dataclass(frozen=True, slots=True)
@@ -747,7 +753,7 @@ class Round:
                 return _R["wrong_form"]
             if move.size != top.size:
                 return _R["wrong_count"]
-            if returns_spade3(move, rules, top):
+            if move.cards == SPADE_3 and returns_spade3(move, rules, top):
                 spade3 = True
                 flags = _F_S3
             else:
@@ -770,10 +776,13 @@ class Round:
                         return _R["not_stronger"]
 
         # Accepted: work out the play's effects, all judged before any of them.
-        # The same predicates the computer players ask (rules_engine.effects).
-        cut = cuts(move, rules)
-        jb = toggles_jback(move, rules)
-        revo = toggles_revolution(move, rules)
+        # The same predicates the computer players ask (rules_engine.effects), behind
+        # cheap guards: both readings of the 8-cut (and of 11-back) need a real 8 (J) in
+        # the play, and a single never toggles revolution.
+        cards = move.cards
+        cut = bool(cards & _MASK_8) and cuts(move, rules)
+        jb = bool(cards & _MASK_J) and toggles_jback(move, rules)
+        revo = form != SINGLE and toggles_revolution(move, rules)
         if cut:
             flags |= _F_CUT
 
