@@ -2,8 +2,9 @@
 
 An :class:`Observation` holds the seat's own hand, every public play and
 pass of the round, each player's card count, the field and its locks, who is
-out, the titles and the cards this seat gave and got in the exchange. It holds
-no other hand and not the face-down cards: the computer players and the web
+out, the titles, the cards this seat gave and got in the exchange, and the
+effects of the last action (public facts; a gift's cards only for its two seats).
+It holds no other hand and not the face-down cards: the computer players and the web
 layer get nothing else, so nothing else can leak.
 
 >>> from rules_engine import RuleSet, Round

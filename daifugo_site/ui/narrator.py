@@ -150,7 +150,9 @@ def _line(e: Effect, name: Callable[[int], str], kinds: set[str]) -> Line | None
     if kind == fx.GIFT:
         return _gift_line(e, name)
     if kind == fx.EXCHANGE_OVER:
-        return Line(_("The exchange is over. %(name)s leads.") % {"name": name(e.seat)})
+        return Line(
+            _("The exchange is over. %(name)s leads.") % {"name": name(e.seat)}, [], "exchange"
+        )
     if kind == fx.ROUND_OVER:
         return Line(_("The round is over."), [], "over")
     raise ValueError(f"unknown effect kind {kind!r}")
