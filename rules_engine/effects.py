@@ -21,7 +21,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from .cards import JOKER_RANK, RANK_2, RANK_3, RANK_8, RANK_J, RANK_MASKS, REAL_MASK, SPADE_3
+from .cards import (
+    JOKER_RANK,
+    RANK_2,
+    RANK_3,
+    RANK_8,
+    RANK_J,
+    RANK_MASKS,
+    REAL_MASK,
+    SPADE_3,
+    format_cards,
+)
 from .moves import GROUP, PASS_FORM, SEQUENCE, SINGLE, Move
 from .rules import FORBIDDEN_FINISH_ENTRIES, RuleSet
 
@@ -240,12 +250,19 @@ def effect_json(effect: Effect) -> dict[str, object]:
 
     >>> effect_json(Effect(CLEARED, seat=1, reason="all_passed"))
     {'kind': 'cleared', 'seat': 1, 'reason': 'all_passed'}
+    >>> effect_json(Effect(GIFT, seat=0, to=3, cards=0b11 << 48, size=2))["cards"]
+    'S2 H2'
+
     """
     data: dict[str, object] = {"kind": effect.kind}
     for name, default in _DEFAULTS.items():
         value = getattr(effect, name)
         if value != default:
-            data[name] = str(value) if name == "move" else value
+            if name == "move":
+                value = str(value)
+            elif name == "cards":
+                value = format_cards(value)
+            data[name] = value
     return data
 
 
