@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from rules_engine import card_codes
 from rules_engine import effects as fx
@@ -38,30 +37,34 @@ class Line:
 
 # Whole sentences per case, so each language words them its own way.
 _PENALTY: dict[str, Promise] = {
-    "joker": _lazy("Forbidden finish: %(name)s went out with a joker and takes place %(place)d."),
-    "lone_joker": _lazy(
+    "joker": gettext_lazy(
+        "Forbidden finish: %(name)s went out with a joker and takes place %(place)d."
+    ),
+    "lone_joker": gettext_lazy(
         "Forbidden finish: %(name)s went out with a lone joker and takes place %(place)d."
     ),
-    "top_rank": _lazy(
+    "top_rank": gettext_lazy(
         "Forbidden finish: %(name)s went out with the strongest rank and takes place %(place)d."
     ),
-    "eight": _lazy("Forbidden finish: %(name)s went out with an 8 and takes place %(place)d."),
-    "eight_cut": _lazy(
+    "eight": gettext_lazy(
+        "Forbidden finish: %(name)s went out with an 8 and takes place %(place)d."
+    ),
+    "eight_cut": gettext_lazy(
         "Forbidden finish: %(name)s went out with an 8-cut and takes place %(place)d."
     ),
-    "spade3_return": _lazy(
+    "spade3_return": gettext_lazy(
         "Forbidden finish: %(name)s went out with a spade-3 return and takes place %(place)d."
     ),
-    "revolution": _lazy(
+    "revolution": gettext_lazy(
         "Forbidden finish: %(name)s went out with a revolution and takes place %(place)d."
     ),
 }
 
 _CLEAR: dict[str, Promise] = {
-    "eight_cut": _lazy("8-cut: the field clears and %(name)s leads."),
-    "spade3": _lazy("Spade-3 return: the field clears and %(name)s leads."),
-    "all_passed": _lazy("Everyone else has passed: the field clears and %(name)s leads."),
-    "nobody_left_to_answer": _lazy(
+    "eight_cut": gettext_lazy("8-cut: the field clears and %(name)s leads."),
+    "spade3": gettext_lazy("Spade-3 return: the field clears and %(name)s leads."),
+    "all_passed": gettext_lazy("Everyone else has passed: the field clears and %(name)s leads."),
+    "nobody_left_to_answer": gettext_lazy(
         "Nobody is left to answer: the field clears and %(name)s leads."
     ),
 }
