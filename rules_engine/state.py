@@ -408,8 +408,8 @@ class Round:
     def phase_name(self) -> str:
         return PHASE_NAMES[self.phase]
 
-    def places(self) -> tuple[int | None, ...]:
-        """Each seat's finishing place (1 = first), ``None`` while it still plays.
+    def place_of(self, seat: int) -> int | None:
+        """The finishing place (1 = first) of ``seat``, ``None`` while it still plays.
 
         Clean finishers take the places from the top in the order they go out;
         penalised players (an illegal finish, miyako-ochi) fill the places from the
@@ -417,24 +417,33 @@ class Round:
 
         >>> from rules_engine import RuleSet
         >>> r = Round.start(RuleSet.preset("standard"), ["S2", "H4 H5", "C6 C7", "D9 DT"], leader=0)
-        >>> r.apply("S2").places()   # a 2 is a forbidden finish in the standard preset
-        (4, None, None, None)
+        >>> r.apply("S2").place_of(0)   # a 2 is a forbidden finish in the standard preset
+        4
         """
         if self.result is not None:
-            places: list[int | None] = [None] * self.n
-            for i, s in enumerate(self.result):
-                places[s] = i + 1
-            return tuple(places)
-        places = [None] * self.n
+            return self.result.index(seat) + 1
         penalised = self.penalised
-        place = 0
-        for s in self.out:
-            if s not in penalised:
-                place += 1
-                places[s] = place
-        for i, s in enumerate(penalised):
-            places[s] = self.n - i
-        return tuple(places)
+        if seat in penalised:
+            return self.n - penalised.index(seat)
+        out = self.out
+        if seat in out:
+            place = 1
+            for s in out:
+                if s == seat:
+                    return place
+                if s not in penalised:
+                    place += 1
+        return None
+
+    def places(self) -> tuple[int | None, ...]:
+        """Each seat's finishing place (see :meth:`place_of`).
+
+        >>> from rules_engine import RuleSet
+        >>> r = Round.start(RuleSet.preset("standard"), ["S2", "H4 H5", "C6 C7", "D9 DT"], leader=0)
+        >>> r.apply("S2").places()
+        (4, None, None, None)
+        """
+        return tuple(self.place_of(s) for s in range(self.n))
 
     @property
     def effects(self) -> tuple[Effect, ...]:
