@@ -30,15 +30,10 @@ def test_the_deal_tells_the_automatic_gifts_with_cards_only_to_their_two_seats()
 
 
 def test_a_clear_says_why_and_who_leads() -> None:
-    game, _key = make_game(preset="basic", pass_until_clear=True)
-    r = Round.start(
-        RuleSet.preset("basic", pass_until_clear=True),
-        ["S6", "C3 C4", "D3 D4", "H8 S9 SK"],
-        leader=0,
-    )
-    for action in ("S6", "pass", "pass", "H8"):
-        r = r.apply(action)
+    game, _key = make_game()
+    r = Round.start(RuleSet.preset("standard"), ["S8 H4", "D9 C5", "HK", "C6 D6"], leader=0)
+    r = r.apply("S8")
     with translation.override("ja"):
         lines = describe_step(game, r, 0)
     assert [line.kind for line in lines] == ["play", "clear"]
-    assert "8切り" not in lines[1].text and "返せる人" in lines[1].text
+    assert lines[1].text.startswith("8切り：") and "あなた" in lines[1].text

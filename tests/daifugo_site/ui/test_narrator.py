@@ -69,15 +69,7 @@ VARIANTS: list[tuple[Effect, str | None]] = [
     (Effect(fx.GIFT, 0, to=3, size=1), None),
 ] + [
     (Effect(fx.PENALISED, 1, place=3, reason=entry), "illegal-finish")
-    for entry in (
-        "joker",
-        "lone_joker",
-        "top_rank",
-        "eight",
-        "eight_cut",
-        "spade3_return",
-        "revolution",
-    )
+    for entry in FORBIDDEN_FINISH_ENTRIES
 ]
 
 
