@@ -14,6 +14,7 @@ from typing import Any
 
 from rules_engine import CardError, Move, Refusal, Round, RulesError, RuleSet, parse_cards
 from rules_engine.cards import format_cards
+from rules_engine.effects import WENT_OUT
 from rules_engine.scenarios import EXPECT_KEYS, ScenarioError, apply_step, build_round
 from rules_engine.scenarios import validate as validate_scenario
 from rules_engine.solver import SolverLimit, hero_place, position_key
@@ -380,13 +381,9 @@ class _Budget(Exception):
 
 
 def _out_place(before: Round, after: Round) -> int | None:
-    """The 1-based place of the seat that just went out cleanly, if one did."""
-    for seat in after.out[len(before.out) :]:
-        if seat not in after.penalised:
-            return sum(
-                1 for s in after.out[: after.out.index(seat) + 1] if s not in after.penalised
-            )
-    return None
+    """The 1-based place of the seat that just went out cleanly, if one did (the
+    engine's own record of the move)."""
+    return next((e.place for e in after.effects if e.kind == WENT_OUT), None)
 
 
 def _apply(r: Round, move: Move) -> Round:
