@@ -27,7 +27,7 @@ S3]])``) by nothing, since markup can never go into an attribute:
 >>> render_markdown("[[cards: S3]]", lambda k, a: ("<b>B</b>", "<i>I</i>"))
 '<b>B</b>'
 >>> render_markdown("[t]([[cards: S3]])", lambda k, a: ("<b>B</b>", "<i>I</i>"))
-'<p><a rel="noopener noreferrer">t</a></p>'
+'<p><a href="" rel="noopener noreferrer">t</a></p>'
 """
 
 from __future__ import annotations
