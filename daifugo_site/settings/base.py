@@ -160,3 +160,17 @@ PLAY_COMPUTER_BUDGET_MS = int(os.environ.get("PLAY_COMPUTER_BUDGET_MS", "300"))
 # Per-connection flood limit: sustained messages per second, and the burst allowed.
 PLAY_MESSAGES_PER_SECOND = 5.0
 PLAY_MESSAGE_BURST = 12
+
+# --- Housekeeping (manage.py purge; schedule it daily, see README) -------------------------
+# What `purge` deletes, by age in days since the row was last written; 0 keeps them forever.
+# Sessions are deleted when they expire (SESSION_COOKIE_AGE, two weeks by default).
+# A game nobody has moved in for a week is abandoned (its link then finds no game).
+PURGE_UNFINISHED_GAMES_DAYS = int(os.environ.get("PURGE_UNFINISHED_GAMES_DAYS", "7"))
+# Finished games stay reachable from their link for a month (scores, "play again"); there
+# are no accounts to keep a history for, so nothing is lost after that.
+PURGE_FINISHED_GAMES_DAYS = int(os.environ.get("PURGE_FINISHED_GAMES_DAYS", "30"))
+# A guest's lesson progress lives as long as their session cookie could still find it:
+# past two session lifetimes of not being touched, nobody can (signed-in users' is kept).
+PURGE_GUEST_PROGRESS_DAYS = int(os.environ.get("PURGE_GUEST_PROGRESS_DAYS", "30"))
+# Rows per DELETE statement: a purge of a big backlog never holds one long transaction.
+PURGE_BATCH_SIZE = 1000
