@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import polib
@@ -25,6 +26,29 @@ from tests.html import find_all
 
 LOCALES = {"zh-hans": "zh_Hans", "ja": "ja"}
 PAGES = ["/{lang}/rules/", "/{lang}/rules/forms-and-jokers/", "/{lang}/faq/"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_memos() -> Iterator[None]:
+    """Per-process memos of translated text (card names) belong to the catalogues this
+    process loaded: a "new process" in these tests starts without them, and the tests
+    after these find none of their catalogues either."""
+    from daifugo_site.ui.templatetags import cards
+
+    cards._CARD_VIEWS.clear()
+    cards._CARD_HTML.clear()
+    yield
+    cards._CARD_VIEWS.clear()
+    cards._CARD_HTML.clear()
+
+
+def _new_process(settings: pytest.FixtureRequest, locale_dir: Path) -> None:
+    """What a server started now would have: the catalogues on disk, no memo."""
+    from daifugo_site.ui.templatetags import cards
+
+    settings.LOCALE_PATHS = [str(locale_dir)]  # type: ignore[attr-defined]
+    cards._CARD_VIEWS.clear()
+    cards._CARD_HTML.clear()
 
 
 def _english_sentences() -> set[str]:
@@ -71,7 +95,7 @@ def test_content_loaded_before_compiling_is_served_translated(
 
     # 2. compile, then a "new process" (Django reloads the catalogues) serves the pages.
     assert compile_catalogues([tmp_path])
-    settings.LOCALE_PATHS = [str(tmp_path)]  # type: ignore[attr-defined]
+    _new_process(settings, tmp_path)
     for lang in LOCALES:
         for page in PAGES:
             response = client.get(page.format(lang=lang))
@@ -82,6 +106,7 @@ def test_content_loaded_before_compiling_is_served_translated(
     section = RuleSection.objects.get(slug="forms-and-jokers")
     assert "開始時" in section.body_html_ja or "最初の手札" in section.body_html_ja
     assert "Hands at the start" not in section.body_html_zh_hans
+    assert "黑桃" in section.body_html_zh_hans and "Spades" not in section.body_html_zh_hans
 
 
 @pytest.mark.django_db
