@@ -289,3 +289,14 @@ def test_a_random_admin_path_is_not_guessable() -> None:
 
     paths = {admin_path(None, secrets.token_urlsafe(50), derive=True) for _ in range(50)}
     assert len(paths) == 50 and not any(p.startswith("admin") for p in paths)
+
+
+def test_the_guards_doctests() -> None:
+    import doctest
+
+    import daifugo_site.security
+    import daifugo_site.settings._env
+
+    for module in (daifugo_site.security, daifugo_site.settings._env):
+        result = doctest.testmod(module)
+        assert result.attempted and not result.failed, module.__name__
