@@ -10,6 +10,11 @@ from django.urls import reverse
 PASSWORD = "right-password-for-tests"
 
 
+@pytest.fixture(autouse=True)
+def _axes_on(settings: pytest.FixtureRequest) -> None:
+    settings.AXES_ENABLED = True  # type: ignore[attr-defined]  (off in test settings)
+
+
 @pytest.fixture
 def admin_user(db: None) -> object:
     return get_user_model().objects.create_superuser("boss", "boss@example.com", PASSWORD)
@@ -22,6 +27,13 @@ def _login(client: Client, username: str, password: str, ip: str = "203.0.113.5"
         REMOTE_ADDR=ip,
         HTTP_ACCEPT_LANGUAGE="ja",
     )
+
+
+def test_axes_is_on_everywhere_but_in_other_tests() -> None:
+    from daifugo_site.settings import base, test
+
+    assert base.AXES_FAILURE_LIMIT == 10 and not hasattr(base, "AXES_ENABLED")  # default on
+    assert test.AXES_ENABLED is False
 
 
 def test_the_admin_lives_at_the_configured_path(admin_user: object) -> None:
