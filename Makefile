@@ -23,7 +23,9 @@ run: setup
 
 test: setup lint typecheck scenarios pytest browser-tests
 
-setup: install migrate load-content messages static
+# Translations before content: rendered rules pages contain translated words. (The pages
+# also re-render HTML stamped with another catalogue, so a wrong order cannot leak English.)
+setup: install migrate messages load-content static
 
 install: $(INSTALL_STAMP)
 
@@ -37,7 +39,7 @@ migrate: install
 	$(MANAGE) migrate --noinput --verbosity 0
 
 # Each app's AppConfig.load_site_content (see daifugo_site/pages/management/commands/).
-load-content: migrate
+load-content: migrate messages
 	$(MANAGE) load_site_content
 
 # Pure-Python .po -> .mo (no GNU gettext needed); only stale catalogues are rewritten.

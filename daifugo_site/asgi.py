@@ -18,16 +18,49 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from daifugo_site.routing import websocket_urlpatterns  # noqa: E402
+from daifugo_site.security import ExactOriginValidator, WebsocketHostValidator  # noqa: E402
+
+
+def _check_static_manifest() -> None:
+    """Refuse to serve when the static files were not collected for these settings.
+
+    With a manifest storage (production) every {% static %} needs staticfiles.json: without
+    it (static collected with the development settings, or not at all) every page would be
+    a 500. Failing here says what to do instead.
+    """
+    from django.contrib.staticfiles.storage import staticfiles_storage
+    from django.core.exceptions import ImproperlyConfigured
+
+    read_manifest = getattr(staticfiles_storage, "read_manifest", None)
+    if read_manifest is not None and read_manifest() is None:
+        raise ImproperlyConfigured(
+            f"No static files manifest in {settings.STATIC_ROOT}: run "
+            "`manage.py collectstatic --noinput` with these settings "
+            f"({os.environ.get('DJANGO_SETTINGS_MODULE')}) before starting the server."
+        )
+
+
+_check_static_manifest()
+
+
+def websocket_app() -> object:
+    """Host like HTTP (ALLOWED_HOSTS), then Origin: another site's page cannot open a socket
+    with our visitors' cookies. Production names its exact origins; elsewhere the Origin's
+    host must be an allowed host. AuthMiddlewareStack gives consumers scope["user"]."""
+    inner = AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+    if settings.WEBSOCKET_ALLOWED_ORIGINS is not None:
+        checked = ExactOriginValidator(inner, settings.WEBSOCKET_ALLOWED_ORIGINS)
+    else:
+        checked = AllowedHostsOriginValidator(inner)
+    return WebsocketHostValidator(checked)
+
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # Origin must be one of ALLOWED_HOSTS: another site's page cannot open a socket
-        # with our visitors' cookies. AuthMiddlewareStack gives consumers scope["user"].
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        "websocket": websocket_app(),
     }
 )

@@ -5,6 +5,7 @@ each URL names its language and the two versions of a page link to each other. A
 the bare ``/`` stay outside: ``/`` picks the reader's language and redirects.
 """
 
+from django.conf import settings
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.contrib.sitemaps.views import sitemap
@@ -15,7 +16,8 @@ from daifugo_site.pages.sitemaps import SITEMAPS
 
 urlpatterns = [
     path("", pages_views.root_redirect, name="root"),
-    path("admin/", admin.site.urls),
+    # settings.ADMIN_PATH: admin/ in development, not guessable in production (prod.py).
+    path(settings.ADMIN_PATH, admin.site.urls),
     path(
         "sitemap.xml",
         sitemap,

@@ -61,32 +61,37 @@ def progress_rows(request: HttpRequest) -> dict[int, Progress]:
 def get_progress(request: HttpRequest, lesson: Lesson, create: bool = True) -> Progress:
     """This visitor's progress in ``lesson``, created (and saved) if new.
 
-    ``create=False`` (a page that only shows a step, like a rules page) returns an unsaved
-    row instead of creating one, and does not start a session.
+    ``create=False`` (a page that only shows a step: a lesson page read, a rules page)
+    returns an unsaved row instead of creating one, and does not start a session; an
+    existing row is returned (and adopted by a visitor who has signed in since) as usual.
     """
     user = _user(request)
-    if not create:
-        rows = progress_rows(request)
-        row = rows.get(lesson.pk)
-        if row is not None:
-            return _current(row, lesson)
-        return Progress(lesson=lesson, state=_fresh_state(lesson))
-    token = visitor_token(request)
+    token = visitor_token(request, create=create)
     if user is not None:
         row = Progress.objects.filter(user=user, lesson=lesson).first()
         if row is not None:
             return _current(row, lesson)
-        anonymous = Progress.objects.filter(
-            session_token=token, user__isnull=True, lesson=lesson
-        ).first()
-        if anonymous is not None:
+        anonymous = (
+            Progress.objects.filter(session_token=token, user__isnull=True, lesson=lesson).first()
+            if token
+            else None
+        )
+        if anonymous is not None:  # signed in since: the session's progress becomes theirs
             anonymous.user = user
             anonymous.save(update_fields=["user"])
             return _current(anonymous, lesson)
+        if not create:
+            return Progress(lesson=lesson, state=_fresh_state(lesson))
         return _create(lesson, token, user)
-    row = Progress.objects.filter(session_token=token, user__isnull=True, lesson=lesson).first()
+    row = (
+        Progress.objects.filter(session_token=token, user__isnull=True, lesson=lesson).first()
+        if token
+        else None
+    )
     if row is not None:
         return _current(row, lesson)
+    if not create:
+        return Progress(lesson=lesson, state=_fresh_state(lesson))
     return _create(lesson, token, None)
 
 

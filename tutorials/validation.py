@@ -35,7 +35,7 @@ from rules_engine import CardError, Round
 from rules_engine.solver import SolverLimit, solve
 
 from . import engine
-from .markup import shortcode_problems
+from .shortcodes import shortcode_problems
 from .spec import CATEGORIES, GOALS, LANGS, STEP_TEXTS, LessonSpec, Problem, StepSpec
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")

@@ -56,7 +56,10 @@ def index(request: HttpRequest) -> HttpResponse:
 def lesson(request: HttpRequest, slug: str) -> HttpResponse:
     found = get_object_or_404(Lesson, slug=slug)
     ls = Lessonful.load(found)
-    progress = get_progress(request, found)
+    # Reading a lesson writes nothing for a visitor who has not acted yet (no session, no
+    # progress row: crawlers and one-off readers leave no trace); their first action
+    # creates both (see act). A visitor with progress has it updated as before.
+    progress = get_progress(request, found, create=False)
     wanted = request.GET.get("step")
     if wanted is not None:
         try:
@@ -65,7 +68,8 @@ def lesson(request: HttpRequest, slug: str) -> HttpResponse:
             pass
     progress.step_index = min(progress.step_index, len(ls.steps))
     _start_step(ls, progress, progress.step_index)
-    save(progress)
+    if progress.pk is not None:
+        save(progress)
     context = step_context(request, ls, progress, progress.step_index, embed=False)
     return render(request, "tutorials/lesson.html", context)
 
@@ -83,6 +87,10 @@ def act(request: HttpRequest, slug: str) -> HttpResponse:
         posted_step = int(request.POST.get("step", ""))
     except ValueError:
         posted_step = -1
+    # A first action creates the progress at step 0; a reader who went to another step
+    # (``?step=N``) before acting acts on that step.
+    if not embed and _untouched(progress) and 0 <= posted_step <= len(ls.steps):
+        progress.step_index = index = posted_step
     # An action for a step the visitor has since left (another tab, a double click) is
     # ignored: the current step is shown instead.
     if action in tutor.ACTIONS and (posted_step == index or action == "reset"):
@@ -97,6 +105,10 @@ def act(request: HttpRequest, slug: str) -> HttpResponse:
     target = _next_url(request) if embed else None
     uid = embed_uid(found) if embed else "tutor"
     return HttpResponseRedirect(f"{target or found.get_absolute_url()}#{uid}", status=303)
+
+
+def _untouched(progress: Any) -> bool:
+    return progress.step_index == 0 and not progress.completed and not progress.state.get("steps")
 
 
 def _start_step(ls: Lessonful, progress: Any, index: int) -> None:

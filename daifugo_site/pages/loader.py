@@ -204,7 +204,9 @@ def load(directory: Path = CONTENT_DIR) -> str:
         raise ContentError(f"sections embed unknown examples: {sorted(missing)}")
 
     # 4. The sections' HTML, now that every example exists; then drop vanished sections.
-    html_fields = [name for name, _language in language_fields("body_html")]
+    # The catalogue stamps are saved with the HTML (see markup.ensure_current).
+    stamps = [name for name, _language in language_fields(markup.STAMP_FIELD)]
+    html_fields = [name for name, _language in language_fields("body_html")] + stamps
     for section in sections.values():
         try:
             markup.render_translated(section, "body", "body_html", examples)
@@ -215,7 +217,7 @@ def load(directory: Path = CONTENT_DIR) -> str:
 
     # 5. FAQ, keyed by order.
     orders: set[int] = set()
-    answer_html_fields = [name for name, _language in language_fields("answer_html")]
+    answer_html_fields = [name for name, _language in language_fields("answer_html")] + stamps
     for entry in faq_data:
         order = int(entry["order"])
         where = f"faq.toml [order {order}]"

@@ -3,72 +3,47 @@
 - ``[[cards: S7 H7 JK]]`` draws the cards with the site's card component;
 - ``[[example: slug]]`` shows an example hand (caption, hands, each play), on its own line.
 
-Authors write Markdown, never HTML: the Markdown output goes through nh3 with a short list of
-tags, so ``<script>`` or an ``onclick`` written in a body never reaches a page. Shortcodes
-are swapped for placeholders *before* Markdown and sanitising, and the trusted HTML of the
-components is put back only *after*: that is what lets the card component's markup through
-while nothing an author types can add markup of its own.
+Authors write Markdown, never HTML: the site's one pipeline (``daifugo_site.ui.markup``,
+shared with the lessons) sanitises with a strict allow-list and puts the trusted HTML of
+the components back only after sanitising.
 
 Rendering happens when a row is saved or loaded (``render_translated``), once per language
-under ``translation.override`` so that card names and labels are in that language.
+under ``translation.override`` so that card names and labels are in that language. The
+rendered HTML contains translated words ("Hands at the start", "Player A plays"), so each
+language's HTML is stamped with the version of the catalogue it was rendered with
+(``catalogue_version``). A page calls ``ensure_current`` on the rows it shows: a row whose
+stamp is not the running process's catalogue is rendered again (and saved) before it is
+shown. So HTML rendered before ``compile_translations`` ran (a fresh clone's first
+``make``), or with last release's catalogue, never reaches a reader.
 """
 
 from __future__ import annotations
 
-import re
-import secrets
-from collections.abc import Mapping
+import hashlib
+import logging
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-import markdown
-import nh3
 from django.template import TemplateSyntaxError
 from django.template.loader import render_to_string
 from django.utils import translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, trans_real
 
+from daifugo_site.ui.markup import SHORTCODE, render_markdown
 from daifugo_site.ui.templatetags.cards import cards as cards_context
 from daifugo_site.ui.templatetags.cards import parse_card
 
-SHORTCODE = re.compile(r"\[\[\s*(?P<kind>[a-z]+)\s*:\s*(?P<arg>[^\]\n]*?)\s*\]\]")
-KINDS = ("cards", "example")
+logger = logging.getLogger(__name__)
 
-ALLOWED_TAGS = {
-    "p", "br", "hr", "h3", "h4", "h5", "h6", "strong", "em", "b", "i", "code", "pre",
-    "blockquote", "ul", "ol", "li", "dl", "dt", "dd", "table", "thead", "tbody", "tr", "th",
-    "td", "a", "sup", "sub", "abbr", "ruby", "rt", "rp",
-}  # fmt: skip
-ALLOWED_ATTRIBUTES = {
-    "a": {"href", "title"},
-    "abbr": {"title"},
-    "th": {"align"},
-    "td": {"align"},
-    "ol": {"start"},
-}
-URL_SCHEMES = {"http", "https", "mailto"}
+#: The column (one per language, see translation.py) that records which catalogue the
+#: stored HTML of that language was rendered with.
+STAMP_FIELD = "html_catalogue"
+
+KINDS = ("cards", "example")
 
 
 class MarkupError(ValueError):
     """A shortcode that cannot be rendered (unknown card, unknown example)."""
-
-
-def _markdown(text: str) -> str:
-    return markdown.markdown(
-        text,
-        extensions=["tables", "sane_lists"],
-        extension_configs={"tables": {"use_align_attribute": True}},
-        output_format="html",
-    )
-
-
-def sanitise(html: str) -> str:
-    return nh3.clean(
-        html,
-        tags=ALLOWED_TAGS,
-        attributes=ALLOWED_ATTRIBUTES,
-        url_schemes=URL_SCHEMES,
-        link_rel="noopener noreferrer",
-    )
 
 
 def render_cards(arg: str) -> str:
@@ -110,29 +85,16 @@ def render_example(slug: str, examples: Mapping[str, Any] | None = None) -> str:
 
 def render(source: str, examples: Mapping[str, Any] | None = None) -> str:
     """Markdown ``source`` as safe HTML in the active language (MarkupError on a bad code)."""
-    nonce = secrets.token_hex(6)
-    # key -> (HTML when the shortcode is a paragraph of its own, HTML inside a line)
-    fragments: dict[str, tuple[str, str]] = {}
 
-    def placeholder(match: re.Match[str]) -> str:
-        kind, arg = match["kind"], match["arg"]
+    def shortcode(kind: str, arg: str) -> tuple[str, str]:
         if kind == "cards":
-            block, inline = render_cards(arg), render_cards_inline(arg)
-        elif kind == "example":
-            block = inline = render_example(arg, examples)
-        else:
-            raise MarkupError(f"unknown shortcode [[{kind}: ...]]: use one of {', '.join(KINDS)}")
-        key = f"dfgshortcode{nonce}n{len(fragments)}"
-        fragments[key] = (block, inline)
-        return key
+            return render_cards(arg), render_cards_inline(arg)
+        if kind == "example":
+            block = render_example(arg, examples)
+            return block, block
+        raise MarkupError(f"unknown shortcode [[{kind}: ...]]: use one of {', '.join(KINDS)}")
 
-    text = SHORTCODE.sub(placeholder, source)
-    html = sanitise(_markdown(text))
-    for key, (block, inline) in fragments.items():
-        # A shortcode on its own line became a paragraph: the block replaces it whole.
-        html = html.replace(f"<p>{key}</p>", block)
-        html = html.replace(key, inline)
-    return html.strip()
+    return render_markdown(source, shortcode)
 
 
 def check(source: str) -> str | None:
@@ -162,10 +124,41 @@ def check(source: str) -> str | None:
     return None
 
 
+def catalogue_version(language: str) -> str:
+    """A short hash of the translations this process uses for ``language``.
+
+    Computed from the catalogue Django actually loaded (project, apps and Django's own,
+    fallbacks included), not from files on disk: a process that loaded its catalogues
+    before the .mo files existed has a different version from one that loaded them after.
+    Memoised on the translation object, which Django keeps for the life of the process
+    (and replaces when LOCALE_PATHS changes), so a page pays for it once per language.
+    """
+    trans: Any = trans_real.translation(language)
+    version = getattr(trans, "_daifugo_catalogue_version", None)
+    if version is None:
+        digest = hashlib.blake2b(digest_size=10)
+        layer: Any = trans
+        while layer is not None:
+            catalog = getattr(layer, "_catalog", None)
+            if catalog is not None:
+                for key, value in sorted(catalog.items(), key=repr):
+                    digest.update(repr((key, value)).encode("utf-8"))
+            digest.update(b"\x00")
+            layer = getattr(layer, "_fallback", None)
+        version = digest.hexdigest()
+        trans._daifugo_catalogue_version = version
+    return str(version)
+
+
+def _suffix(language: str) -> str:
+    return language.replace("-", "_")
+
+
 def render_translated(
     obj: Any, source_field: str, html_field: str, examples: Mapping[str, Any] | None = None
 ) -> None:
-    """Set ``<html_field>_<lang>`` from ``<source_field>_<lang>`` for every language."""
+    """Set ``<html_field>_<lang>`` from ``<source_field>_<lang>`` for every language,
+    and stamp each with the catalogue it was rendered with."""
     from .translation import language_fields
 
     for (source_name, language), (html_name, _language) in zip(
@@ -173,3 +166,32 @@ def render_translated(
     ):
         with translation.override(language):
             setattr(obj, html_name, render(getattr(obj, source_name) or "", examples))
+            setattr(obj, f"{STAMP_FIELD}_{_suffix(language)}", catalogue_version(language))
+
+
+def ensure_current(rows: Iterable[Any], source_field: str, html_field: str) -> None:
+    """Re-render (and save) the active language's HTML of every row rendered with another
+    catalogue than this process's. Nothing to do, and no query, when all stamps match.
+
+    A row that fails to render now (an example since deleted) keeps its HTML and its old
+    stamp, and the error is logged: a page never fails because of it.
+    """
+    language = translation.get_language() or "zh-hans"
+    suffix = _suffix(language)
+    version = catalogue_version(language)
+    stamp_name = f"{STAMP_FIELD}_{suffix}"
+    html_name = f"{html_field}_{suffix}"
+    for row in rows:
+        if getattr(row, stamp_name) == version:
+            continue
+        try:
+            html = render(getattr(row, f"{source_field}_{suffix}") or "")
+        except MarkupError:
+            logger.exception("cannot re-render %s %s in %s", type(row).__name__, row.pk, language)
+            continue
+        setattr(row, html_name, html)
+        setattr(row, stamp_name, version)
+        # Only this language's columns: another worker may be refreshing the other one.
+        type(row)._default_manager.filter(pk=row.pk).update(
+            **{html_name: html, stamp_name: version}
+        )

@@ -6,7 +6,9 @@ language's. The content itself lives in ``content/`` and is loaded by ``loader.p
 (``manage.py load_site_content``); the admin edits the same rows.
 
 Rendered HTML (``body_html``, ``answer_html``) is derived, per language, from the Markdown
-source when a row is saved (``render_html``), so a page never renders Markdown on request.
+source when a row is saved (``render_html``), so a page does not render Markdown on request;
+``html_catalogue`` records which translations it was rendered with, and a page re-renders
+the rare row rendered with other ones (``markup.ensure_current``).
 """
 
 from __future__ import annotations
@@ -48,6 +50,11 @@ class RuleSection(models.Model):
         help_text=_("Markdown; shortcodes [[cards: S7 H7]] and [[example: slug]]."),
     )
     body_html = models.TextField(_("rendered body"), editable=False, default="")
+    # Which catalogue each language's HTML was rendered with (markup.catalogue_version):
+    # a page re-renders HTML whose stamp is not the running catalogue's.
+    html_catalogue = models.CharField(
+        _("catalogue of the rendered text"), max_length=40, editable=False, default="", blank=True
+    )
     options = models.JSONField(
         _("rule options"),
         default=list,
@@ -218,6 +225,11 @@ class FAQEntry(models.Model):
     question = models.CharField(_("question"), max_length=300)
     answer = models.TextField(_("answer"), help_text=_("Markdown, with the same shortcodes."))
     answer_html = models.TextField(_("rendered answer"), editable=False, default="")
+    # Which catalogue each language's HTML was rendered with (markup.catalogue_version):
+    # a page re-renders HTML whose stamp is not the running catalogue's.
+    html_catalogue = models.CharField(
+        _("catalogue of the rendered text"), max_length=40, editable=False, default="", blank=True
+    )
 
     class Meta:
         ordering = ["order"]

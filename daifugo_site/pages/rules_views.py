@@ -18,6 +18,7 @@ from django.views.decorators.http import require_safe
 from rules_engine import PRESET_NAMES, PRESET_PLAYERS, RuleSet
 from rules_engine.rules import PARTY_FORBIDDEN_FINISH
 
+from .markup import ensure_current
 from .models import OPTION_NAMES, FAQEntry, GlossaryTerm, RuleOption, RuleSection
 from .option_values import format_players, format_value
 from .translation import language_fields
@@ -69,6 +70,7 @@ def _group(sections: Iterable[RuleSection]) -> list[dict[str, Any]]:
 @require_safe
 def index(request: HttpRequest) -> HttpResponse:
     sections = list(RuleSection.objects.defer(*SOURCE_FIELDS))
+    ensure_current(sections, "body", "body_html")
     options = list(RuleOption.objects.all())
     by_section: dict[int, list[RuleOption]] = {}
     for option in options:
@@ -90,6 +92,7 @@ def section(request: HttpRequest, slug: str) -> HttpResponse:
     current = next((s for s in sections if s.slug == slug), None)
     if current is None:
         current = get_object_or_404(RuleSection, slug=slug)  # 404 with the usual page
+    ensure_current([current], "body", "body_html")
     position = sections.index(current)
     previous = sections[position - 1] if position > 0 else None
     following = sections[position + 1] if position + 1 < len(sections) else None
@@ -130,6 +133,7 @@ def presets(request: HttpRequest) -> HttpResponse:
 @require_safe
 def faq(request: HttpRequest) -> HttpResponse:
     entries = list(FAQEntry.objects.defer(*(n for n, _l in language_fields("answer")), "answer"))
+    ensure_current(entries, "answer", "answer_html")
     categories: dict[str, list[FAQEntry]] = {value: [] for value in FAQEntry.Category.values}
     for entry in entries:
         categories.setdefault(entry.category, []).append(entry)

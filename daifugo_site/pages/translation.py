@@ -26,7 +26,7 @@ def _required(*fields: str) -> dict[str, tuple[str, ...]]:
 
 @register(RuleSection)
 class RuleSectionTranslation(TranslationOptions):
-    fields = ("title", "summary", "body", "body_html")
+    fields = ("title", "summary", "body", "body_html", "html_catalogue")
     required_languages = _required("title", "summary", "body")
 
 
@@ -50,7 +50,7 @@ class RuleOptionValueTranslation(TranslationOptions):
 
 @register(FAQEntry)
 class FAQEntryTranslation(TranslationOptions):
-    fields = ("question", "answer", "answer_html")
+    fields = ("question", "answer", "answer_html", "html_catalogue")
     required_languages = _required("question", "answer")
 
 

@@ -6,6 +6,8 @@ directly, and so settings files stay declarative.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 from pathlib import Path
 from typing import Any
@@ -82,3 +84,25 @@ def channel_layers(redis_url: str | None) -> dict[str, Any]:
             }
         }
     return {"default": {"BACKEND": "daifugo_site.channel_layers.SweepingInMemoryChannelLayer"}}
+
+
+def admin_path(env_value: str | None, secret_key: str, *, derive: bool) -> str:
+    """``"admin/"``-style prefix: the variable's value (slashes normalised), else a path
+    derived from the secret key when ``derive`` (production), else ``admin/``.
+
+    >>> admin_path("/staff-door", "k", derive=True)
+    'staff-door/'
+    >>> admin_path(None, "k", derive=False)
+    'admin/'
+    >>> admin_path("", "secret", derive=True) == admin_path(None, "secret", derive=True)
+    True
+    >>> admin_path(None, "secret", derive=True).startswith("manage-")
+    True
+    """
+    value = (env_value or "").strip().strip("/")
+    if value:
+        return f"{value}/"
+    if not derive:
+        return "admin/"
+    digest = hmac.new(secret_key.encode(), b"daifugo admin path", hashlib.sha256).hexdigest()
+    return f"manage-{digest[:16]}/"

@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from csp.constants import NONCE
+
 from ._env import channel_layers, database_from_url, env_list, sqlite_database
 
 # The repository root: manage.py, templates/, locale/ and static/ live here.
@@ -34,6 +36,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    # Failed admin logins counted per user name and IP address, then locked out.
+    "axes",
     # SimpleAppConfig: we set up the partials loader ourselves in TEMPLATES below instead of
     # letting the app rewrite TEMPLATES at start-up, so what runs is what this file says.
     "template_partials.apps.SimpleAppConfig",
@@ -58,6 +62,11 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # request.htmx for views that answer htmx requests with a fragment.
     "django_htmx.middleware.HtmxMiddleware",
+    # Content-Security-Policy with a nonce per response; Permissions-Policy (see below).
+    "csp.middleware.CSPMiddleware",
+    "daifugo_site.security.PermissionsPolicyMiddleware",
+    # Last, as django-axes asks: it turns a lockout into its answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "daifugo_site.urls"
@@ -138,7 +147,8 @@ USE_TZ = True
 # --- Static files ------------------------------------------------------------------------
 # daphne does not serve /static/: whitenoise does, in every environment.
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# DJANGO_STATIC_ROOT: where collectstatic writes (a deployment may keep it outside the code).
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -160,3 +170,75 @@ PLAY_COMPUTER_BUDGET_MS = int(os.environ.get("PLAY_COMPUTER_BUDGET_MS", "300"))
 # Per-connection flood limit: sustained messages per second, and the burst allowed.
 PLAY_MESSAGES_PER_SECOND = 5.0
 PLAY_MESSAGE_BURST = 12
+
+# --- Housekeeping (manage.py purge; schedule it daily, see README) -------------------------
+# What `purge` deletes, by age in days since the row was last written; 0 keeps them forever.
+# Sessions are deleted when they expire (SESSION_COOKIE_AGE, two weeks by default).
+# A game nobody has moved in for a week is abandoned (its link then finds no game).
+PURGE_UNFINISHED_GAMES_DAYS = int(os.environ.get("PURGE_UNFINISHED_GAMES_DAYS", "7"))
+# Finished games stay reachable from their link for a month (scores, "play again"); there
+# are no accounts to keep a history for, so nothing is lost after that.
+PURGE_FINISHED_GAMES_DAYS = int(os.environ.get("PURGE_FINISHED_GAMES_DAYS", "30"))
+# A guest's lesson progress lives as long as their session cookie could still find it:
+# past two session lifetimes of not being touched, nobody can (signed-in users' is kept).
+PURGE_GUEST_PROGRESS_DAYS = int(os.environ.get("PURGE_GUEST_PROGRESS_DAYS", "30"))
+# Rows per DELETE statement: a purge of a big backlog never holds one long transaction.
+PURGE_BATCH_SIZE = 1000
+
+# --- Admin, login throttling, browser security policies ------------------------------------
+# The admin's URL prefix (daifugo_site/urls.py). Development and tests keep admin/; prod.py
+# takes DJANGO_ADMIN_PATH or derives a path nobody can guess from the secret key.
+ADMIN_PATH = "admin/"
+
+# django-axes (maintained by Jazzband, made for exactly this: django.contrib.auth logins,
+# the admin's included; the project has no allauth whose rate limits could do it): after 10
+# failed logins for one user name from one IP address, or 10 from one address whatever the
+# names, that login is refused for an hour, even with the right password. A success resets
+# the count. The address is REMOTE_ADDR: daphne --proxy-headers sets it from the proxy's
+# X-Forwarded-For (README), so it is the visitor's, not the proxy's.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 10
+AXES_COOLOFF_TIME = 1  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+# The refusal is a translated page (templates/axes/lockout.html), status 429.
+AXES_LOCKOUT_TEMPLATE = "axes/lockout.html"
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_VERBOSE = False
+
+# Content-Security-Policy (django-csp 4): only the site's own scripts, styles, images and
+# sockets. The one inline script and htmx's script tags carry the response's nonce
+# (request.csp_nonce); htmx is configured in base.html not to evaluate code (no hx-on, no
+# inline scripts in swapped fragments). Enforced everywhere but development (dev.py only
+# reports, so Django's debug pages keep their inline styles).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", NONCE],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        # 'self' covers the same host's ws:/wss: in current browsers (CSP level 3).
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+# Features the site never uses, refused to every frame (daifugo_site.security).
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    feature: []
+    for feature in (
+        "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media",
+        "geolocation", "gyroscope", "magnetometer", "microphone", "midi", "payment",
+        "picture-in-picture", "publickey-credentials-get", "screen-wake-lock", "serial",
+        "usb", "xr-spatial-tracking",
+    )
+}  # fmt: skip
+# Production lists its exact WebSocket origins here (prod.py); None = Channels' check of the
+# Origin's host against ALLOWED_HOSTS (any scheme and port: dev servers on any port).
+WEBSOCKET_ALLOWED_ORIGINS: list[str] | None = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from .base import *  # noqa: F403
-from .base import STORAGES
+from .base import CONTENT_SECURITY_POLICY, STORAGES
 
 DEBUG = True
 # A fixed key is fine on a developer's machine; prod.py refuses to start without a real one.
@@ -19,3 +19,8 @@ STORAGES = {
     **STORAGES,
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+
+# The policy is reported (browser console), not enforced: Django's debug pages use inline
+# styles and scripts. Test and production settings enforce it.
+CONTENT_SECURITY_POLICY_REPORT_ONLY = CONTENT_SECURITY_POLICY
+CONTENT_SECURITY_POLICY = None

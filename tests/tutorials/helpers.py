@@ -14,6 +14,17 @@ def lesson_url(slug: str, lang: str = "zh-hans") -> str:
     return f"/{lang}/learn/{slug}/"
 
 
+def read(client: Client, slug: str, step: int | None = None, lang: str = "zh-hans") -> Any:
+    """GET a lesson page (at ``step``) as a reader: this writes nothing on the server for a
+    visitor without progress, so the step read is remembered here, as the page's forms
+    carry it, for the first action."""
+    url = lesson_url(slug, lang) + ("" if step is None else f"?step={step}")
+    read_steps = getattr(client, "tutor_read_steps", {})
+    read_steps[slug] = step or 0
+    client.tutor_read_steps = read_steps  # type: ignore[attr-defined]
+    return client.get(url)
+
+
 def act(
     client: Client,
     slug: str,
@@ -26,7 +37,9 @@ def act(
 ) -> Any:
     """POST one action for the current step (``step`` defaults to the visitor's)."""
     if step is None:
-        step = current(client, slug).step_index if progress(client, slug) else 0
+        found = progress(client, slug)
+        read_step = getattr(client, "tutor_read_steps", {}).get(slug, 0)
+        step = found.step_index if found is not None else read_step
     payload = {"action": action, "step": str(step), **data}
     headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
     return client.post(f"{lesson_url(slug, lang)}act/", payload, **headers)
@@ -46,7 +59,10 @@ def current(client: Client, slug: str) -> Progress:
 
 
 def step_state(client: Client, slug: str, index: int) -> dict[str, Any]:
-    state: dict[str, Any] = current(client, slug).state["steps"].get(str(index), {})
+    found = progress(client, slug)
+    if found is None:  # a reader who has not acted yet has no progress row
+        return {}
+    state: dict[str, Any] = found.state["steps"].get(str(index), {})
     return state
 
 

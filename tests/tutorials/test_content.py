@@ -56,7 +56,7 @@ def test_every_content_lesson_can_be_completed(lang: str) -> None:
     (the runtime path, not only the validator), in both languages."""
     from django.test import Client
 
-    from tests.tutorials.helpers import act, current, lesson_url, step_state
+    from tests.tutorials.helpers import act, current, read, step_state
     from tutorials.models import Kind, Lesson
     from tutorials.tutor import Lessonful, solution_moves
 
@@ -65,7 +65,7 @@ def test_every_content_lesson_can_be_completed(lang: str) -> None:
         client = Client()
         ls = Lessonful.load(lesson)
         for index, step in enumerate(ls.steps):
-            response = client.get(f"{lesson_url(lesson.slug, lang)}?step={index}")
+            response = read(client, lesson.slug, index, lang)
             assert response.status_code == 200, (lesson.slug, index)
             if step.kind == Kind.WATCH:
                 for _ in step.data["script"]:

@@ -22,9 +22,9 @@ def test_every_refusal_reason_is_translated(reason: str, lang: str) -> None:
 
 @pytest.mark.parametrize("lang", ["zh-hans", "ja"])
 def test_the_tutor_shows_the_reason(client: object, loaded: None, lang: str) -> None:
-    from tests.tutorials.helpers import act, feedback_text, lesson_url
+    from tests.tutorials.helpers import act, feedback_text, read
 
-    client.get(lesson_url("tutor-test-basics", lang) + "?step=2")  # type: ignore[attr-defined]
+    read(client, "tutor-test-basics", 2, lang)  # type: ignore[arg-type]
     html = act(client, "tutor-test-basics", "answer", lang=lang, card=["S4"]).content.decode()  # type: ignore[arg-type]
     with translation.override(lang):
         assert reason_text("not_stronger") in feedback_text(html)

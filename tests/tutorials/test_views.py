@@ -16,6 +16,8 @@ from tests.tutorials.helpers import (
     current,
     feedback_text,
     lesson_url,
+    progress,
+    read,
     step_kind,
     step_state,
 )
@@ -116,7 +118,7 @@ def test_step_through_a_lesson_with_right_and_wrong_answers(client: Client) -> N
 
 
 def test_next_is_refused_until_the_step_is_answered(client: Client) -> None:
-    client.get(lesson_url(LESSON) + "?step=2")
+    read(client, LESSON, 2)
     act(client, LESSON, "next")
     assert current(client, LESSON).step_index == 2
     act(client, LESSON, "answer", card=["DK"])
@@ -127,7 +129,7 @@ def test_next_is_refused_until_the_step_is_answered(client: Client) -> None:
 
 
 def test_hints_cost_stars_in_two_stages(client: Client) -> None:
-    client.get(lesson_url(LESSON) + "?step=2")
+    read(client, LESSON, 2)
     html = act(client, LESSON, "hint").content.decode()
     assert "出一张比9大的单张。" in html and "你的♦K。" not in html
     assert find_one(html, "div", data_hint="1").get("data-autofocus") == ""
@@ -140,7 +142,7 @@ def test_hints_cost_stars_in_two_stages(client: Client) -> None:
 
 
 def test_retry_resets_the_step_only(client: Client) -> None:
-    client.get(lesson_url(LESSON) + "?step=1")
+    read(client, LESSON, 1)
     act(client, LESSON, "advance")
     act(client, LESSON, "advance")
     act(client, LESSON, "next")
@@ -157,7 +159,7 @@ def test_retry_resets_the_step_only(client: Client) -> None:
 
 
 def test_reset_asks_for_confirmation(client: Client) -> None:
-    client.get(lesson_url(LESSON) + "?step=2")
+    read(client, LESSON, 2)
     act(client, LESSON, "hint")
     act(client, LESSON, "reset")  # without the confirmation field: nothing happens
     assert current(client, LESSON).step_index == 2
@@ -171,7 +173,7 @@ def test_reset_asks_for_confirmation(client: Client) -> None:
 
 
 def test_progress_persists_across_requests_and_language_change(client: Client) -> None:
-    client.get(lesson_url(LESSON) + "?step=2")
+    read(client, LESSON, 2)
     act(client, LESSON, "pass")
     # A new request in Japanese: same step, and the feedback in Japanese.
     html = client.get(lesson_url(LESSON, "ja")).content.decode()
@@ -185,15 +187,18 @@ def test_progress_persists_across_requests_and_language_change(client: Client) -
 
 
 def test_progress_is_per_visitor(client: Client) -> None:
-    client.get(lesson_url(LESSON) + "?step=2")
+    read(client, LESSON, 2)
+    act(client, LESSON, "pass")  # progress starts with a visitor's first action
     other = Client()
-    html = other.get(lesson_url(LESSON)).content.decode()
+    html = read(other, LESSON).content.decode()
     assert step_kind(html) == "explain"
+    act(other, LESSON, "next")
     assert Progress.objects.count() == 2
 
 
 def test_signed_in_progress_follows_the_user(client: Client) -> None:
-    client.get(lesson_url(LESSON) + "?step=2")
+    read(client, LESSON, 2)
+    act(client, LESSON, "pass")
     user = User.objects.create_user("learner", password="pw-for-tests-only")
     client.force_login(user)  # the session key changes; the tutor token stays
     html = client.get(lesson_url(LESSON)).content.decode()
@@ -205,7 +210,7 @@ def test_signed_in_progress_follows_the_user(client: Client) -> None:
 
 
 def test_plain_form_posts_without_javascript(client: Client) -> None:
-    html = client.get(lesson_url(LESSON) + "?step=2").content.decode()
+    html = read(client, LESSON, 2).content.decode()
     form = find_one(html, "form", class_="tutor-answer")
     assert form.get("method") == "post" and form.get("action") == f"{lesson_url(LESSON)}act/"
     # Checkboxes carry the cards when there is no JavaScript to drive the card buttons.
@@ -220,7 +225,7 @@ def test_plain_form_posts_without_javascript(client: Client) -> None:
 
 
 def test_htmx_answer_is_a_fragment_with_out_of_band_parts(client: Client) -> None:
-    client.get(lesson_url(LESSON) + "?step=2")
+    read(client, LESSON, 2)
     html = act(client, LESSON, "pass").content.decode()
     assert "<html" not in html
     assert find_one(html, "section", id="tutor-step")
@@ -236,7 +241,8 @@ def test_htmx_answer_is_a_fragment_with_out_of_band_parts(client: Client) -> Non
 
 
 def test_an_action_for_another_step_is_ignored(client: Client) -> None:
-    client.get(lesson_url(LESSON) + "?step=2")
+    read(client, LESSON, 2)
+    act(client, LESSON, "pass")  # the visitor's progress is on step 2 now
     act(client, LESSON, "answer", step=3, choice="1")
     act(client, LESSON, "next", step=1)
     assert current(client, LESSON).step_index == 2
@@ -246,7 +252,7 @@ def test_an_action_for_another_step_is_ignored(client: Client) -> None:
 def test_solution_after_two_tries_or_twenty_seconds(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    client.get(lesson_url(LESSON) + "?step=2")
+    read(client, LESSON, 2)
     html = act(client, LESSON, "solution").content.decode()
     assert zh("The solution can be shown after two tries or %(seconds)d seconds.") % {
         "seconds": 20
@@ -271,7 +277,7 @@ def test_solution_after_two_tries_or_twenty_seconds(
 
 
 def test_legal_quiz_solution_ticks_the_legal_set(client: Client) -> None:
-    client.get(lesson_url(LESSON) + "?step=4")
+    read(client, LESSON, 4)
     act(client, LESSON, "answer", moves=["CK"])
     act(client, LESSON, "answer", moves=["CK"])
     html = act(client, LESSON, "solution").content.decode()
@@ -280,8 +286,10 @@ def test_legal_quiz_solution_ticks_the_legal_set(client: Client) -> None:
 
 
 def test_review_link_goes_to_a_step(client: Client) -> None:
-    html = client.get(lesson_url(LESSON) + "?step=3").content.decode()
+    html = read(client, LESSON, 3).content.decode()
     assert step_kind(html) == "choose"
+    assert progress(client, LESSON) is None  # reading writes nothing
+    act(client, LESSON, "answer", choice="0")
     assert current(client, LESSON).step_index == 3
     assert step_kind(client.get(lesson_url(LESSON) + "?step=99").content.decode()) == "end"
 
@@ -289,7 +297,7 @@ def test_review_link_goes_to_a_step(client: Client) -> None:
 def test_a_new_version_of_the_lesson_sets_old_answers_aside(client: Client) -> None:
     from tutorials.models import Lesson
 
-    client.get(lesson_url(LESSON) + "?step=2")
+    read(client, LESSON, 2)
     act(client, LESSON, "answer", card=["DK"])
     lesson = Lesson.objects.get(slug=LESSON)
     lesson.save()  # as the loader or the admin does when the lesson changes

@@ -2,7 +2,8 @@
 
 - ``{% site_sections as sections %}``: the three parts (see ``daifugo_site.ui.sections``).
 - ``{% language_alternates as alternates %}``: the current page in every language, for the
-  language switcher and the ``hreflang`` links.
+  language switcher (``url``, query kept) and the canonical / ``hreflang`` links
+  (``absolute_url``, never a query string).
 - ``{{ language_code|bcp47 }}``: Django's ``zh-hans`` as the HTML/BCP 47 tag ``zh-Hans``.
 """
 
@@ -13,6 +14,7 @@ from typing import Any
 from django import template
 from django.conf import settings
 from django.urls import NoReverseMatch, reverse, translate_url
+from django.utils.encoding import iri_to_uri
 from django.utils.translation import get_language, to_locale
 
 from daifugo_site.ui.sections import SECTIONS
@@ -61,19 +63,23 @@ def language_alternates(context: template.Context) -> list[dict[str, Any]]:
     """
     request = context.get("request")
     current = get_language()
-    path = request.get_full_path() if request is not None else "/"
+    path = request.path if request is not None else "/"
+    # The switcher keeps the query (a lesson's ?step=2 stays on its step); canonical and
+    # hreflang links never repeat it: one address per page, whatever a link added to it.
+    query = request.META.get("QUERY_STRING", "") if request is not None else ""
     alternates = []
     for code, name in settings.LANGUAGES:
-        url = translate_url(path, code)
-        if url == path and code != current:
-            url = f"/{code}/"
+        bare = translate_url(path, code)
+        if bare == path and code != current:
+            bare = f"/{code}/"
+        url = f"{bare}?{iri_to_uri(query)}" if query and bare != f"/{code}/" else bare
         alternates.append(
             {
                 "code": code,
                 "name": name,
                 "lang": bcp47(code),
                 "url": url,
-                "absolute_url": request.build_absolute_uri(url) if request is not None else url,
+                "absolute_url": request.build_absolute_uri(bare) if request is not None else bare,
                 "current": code == current,
                 "default": code == settings.LANGUAGE_CODE,
             }
