@@ -19,6 +19,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from daifugo_site.limits import SendBacklog  # noqa: E402
 from daifugo_site.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -26,8 +27,10 @@ application = ProtocolTypeRouter(
         "http": django_asgi_app,
         # Origin must be one of ALLOWED_HOSTS: another site's page cannot open a socket
         # with our visitors' cookies. AuthMiddlewareStack gives consumers scope["user"].
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        # SendBacklog (outermost: it needs daphne's own send) lets consumers drop a client
+        # that stops reading (daifugo_site/limits.py).
+        "websocket": SendBacklog(
+            AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
     }
 )
