@@ -190,6 +190,20 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
         version = event.get("version")
         await self.send_table(version if isinstance(version, int) else None)
 
+    async def game_rebound(self, event: dict[str, Any]) -> None:
+        """The game moved to another browser (its resume link): this page may no longer be
+        the owner's. Pages that change role start over with the whole table."""
+        game = await database_sync_to_async(services.get_game)(self.game_id)
+        if game is None:
+            return
+        session = self.scope.get("session")
+        token = session.get(services.PLAYER_TOKEN_KEY) if session is not None else None
+        is_owner = bool(token) and token == game.owner
+        if is_owner != self.is_owner:
+            self.is_owner = is_owner
+            self.sent, self.sent_version = None, None
+            await self.send_table()
+
     async def send_table(self, version: int | None = None) -> None:
         # Usually the state (and often the very push, rendered for another page of this
         # game) is in this process's cache: render right here rather than queue behind
