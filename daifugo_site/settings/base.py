@@ -191,8 +191,8 @@ LIMIT_SEND_BACKLOG_BYTES = int(os.environ.get("LIMIT_SEND_BACKLOG_BYTES", str(25
 LIMIT_SOCKETS_PER_IP = int(os.environ.get("LIMIT_SOCKETS_PER_IP", "60"))
 # The ping socket (a health check): small messages, a few a second.
 PING_MAX_MESSAGE_BYTES = 1024
-PING_MESSAGES_PER_SECOND = 2.0
-PING_MESSAGE_BURST = 5
+PING_MESSAGES_PER_SECOND = float(os.environ.get("PING_MESSAGES_PER_SECOND", "2"))
+PING_MESSAGE_BURST = int(os.environ.get("PING_MESSAGE_BURST", "5"))
 # Play socket messages: an action is a few dozen bytes, never nested.
 PLAY_MAX_MESSAGE_BYTES = 4096
 PLAY_MAX_MESSAGE_DEPTH = 4
