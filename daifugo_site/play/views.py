@@ -65,8 +65,15 @@ def index(request: HttpRequest) -> HttpResponse:
             refusal = new_game_refusal(request)
             if refusal is None:
                 data = form.cleaned_data
+                had_token = bool(request.session.get(services.PLAYER_TOKEN_KEY))
+                owner = services.player_token(request.session)
+                if not had_token:
+                    # A browser's first game counts in its session's window as well.
+                    limits.take_window(
+                        "games-session", owner, settings.PLAY_GAMES_PER_MINUTE_PER_SESSION
+                    )
                 game = services.create_game(
-                    owner=services.player_token(request.session),
+                    owner=owner,
                     rules=data["rules"],
                     players=data["players"],
                     rounds=data["match_rounds"],
@@ -144,6 +151,7 @@ def again(request: HttpRequest, game_id: str) -> HttpResponse:
     if refusal is not None:
         # The set-up page, saying why: the player can come back to it once allowed.
         form = NewGameForm()
+        form.cleaned_data = {}  # an unbound form can carry an error once it has this
         form.add_error(None, refusal)
         context = {"form": form, "preset_values": json.dumps(preset_values_json())}
         return render(request, "play/index.html", context, status=429)
