@@ -279,9 +279,11 @@ def probe_flood(messages: int, size: int, base_dir: Path = BASE_DIR) -> dict[str
         }
 
 
-def _page_times(base_url: str, count: int) -> list[float]:
-    times = []
-    for _ in range(count):
+def _page_times(base_url: str, count: int, seconds: float = 0) -> list[float]:
+    """Home page times (ms): ``count`` of them, or as many as fit in ``seconds``."""
+    times: list[float] = []
+    deadline = time.monotonic() + seconds
+    while len(times) < count or time.monotonic() < deadline:
         started = time.monotonic()
         with urllib.request.urlopen(base_url + "/ja/", timeout=60) as response:
             response.read()
@@ -290,14 +292,15 @@ def _page_times(base_url: str, count: int) -> list[float]:
     return times
 
 
-def probe_viewers(viewers: int, seconds: float) -> dict[str, object]:
+def probe_viewers(viewers: int, seconds: float, base_dir: Path = BASE_DIR) -> dict[str, object]:
     """``viewers`` sockets watch one game while its owner plays as fast as the table
     allows; another visitor's home page time (median ms) without and with them."""
     import asyncio
 
     import websockets
 
-    with daphne() as server:
+    with daphne(base_dir=base_dir) as server:
+        print(f"daphne pid {server.process.pid}", file=sys.stderr, flush=True)
         owner = Browser(server.url)
         status, game_url, _ = owner.new_game()
         assert status == 200 and "/play/" in game_url, (status, game_url)
@@ -340,7 +343,7 @@ def probe_viewers(viewers: int, seconds: float) -> dict[str, object]:
                 ws_url, origin=origin, additional_headers={"Cookie": cookie}
             ) as player:
                 loop = asyncio.get_running_loop()
-                timing = loop.run_in_executor(None, _page_times, server.url, 15)
+                timing = loop.run_in_executor(None, _page_times, server.url, 5, seconds)
                 deadline = time.monotonic() + seconds
                 page: dict[str, str] = {}
                 while time.monotonic() < deadline:
@@ -363,7 +366,9 @@ def probe_viewers(viewers: int, seconds: float) -> dict[str, object]:
                 viewers_refused=refused,
                 owner_actions=actions,
                 viewer_frames=received,
+                home_samples=len(busy),
                 home_with_viewers_ms=round(statistics.median(busy), 1),
+                home_with_viewers_p90_ms=round(statistics.quantiles(busy, n=10)[-1], 1),
                 home_with_viewers_max_ms=round(max(busy), 1),
             )
 
@@ -437,13 +442,14 @@ def main() -> None:
     viewers = sub.add_parser("viewers")
     viewers.add_argument("--viewers", type=int, default=1000)
     viewers.add_argument("--seconds", type=float, default=20)
+    viewers.add_argument("--base-dir", type=Path, default=BASE_DIR)
     games = sub.add_parser("games")
     games.add_argument("--seconds", type=float, default=30)
     args = parser.parse_args()
     if args.probe == "flood":
         out = probe_flood(args.messages, args.size, args.base_dir)
     elif args.probe == "viewers":
-        out = probe_viewers(args.viewers, args.seconds)
+        out = probe_viewers(args.viewers, args.seconds, args.base_dir)
     else:
         out = probe_games(args.seconds)
     print(json.dumps(out))
