@@ -402,12 +402,12 @@ def _owner_move(push: str) -> dict[str, str] | None:
     return None
 
 
-def probe_games(seconds: float) -> dict[str, object]:
+def probe_games(seconds: float, base_dir: Path = BASE_DIR) -> dict[str, object]:
     """One client creating games as fast as it can, cookieless (a new session each time)
     and with one session: games and sessions written."""
     import sqlite3
 
-    with daphne() as server:
+    with daphne(base_dir=base_dir) as server:
         created = refused = 0
         deadline = time.monotonic() + seconds
         one = Browser(server.url)
@@ -445,13 +445,14 @@ def main() -> None:
     viewers.add_argument("--base-dir", type=Path, default=BASE_DIR)
     games = sub.add_parser("games")
     games.add_argument("--seconds", type=float, default=30)
+    games.add_argument("--base-dir", type=Path, default=BASE_DIR)
     args = parser.parse_args()
     if args.probe == "flood":
         out = probe_flood(args.messages, args.size, args.base_dir)
     elif args.probe == "viewers":
         out = probe_viewers(args.viewers, args.seconds, args.base_dir)
     else:
-        out = probe_games(args.seconds)
+        out = probe_games(args.seconds, args.base_dir)
     print(json.dumps(out))
 
 
