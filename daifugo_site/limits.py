@@ -7,7 +7,8 @@ Counters shared between processes live in the Django cache named by ``LIMITS_CAC
 bounded local-memory cache by default (one process), Redis when ``REDIS_URL`` is set, so
 several workers count together. Two kinds:
 
-- *windows* (games created per minute): a counter per fixed window that expires with it;
+- *windows* (games created per minute): a counter per fixed window that expires soon
+  after it, two of them giving a sliding-window estimate;
 - *gauges* (open sockets per address, viewers per game): incremented on connect and
   decremented on disconnect. A gauge key expires ``LIMIT_GAUGE_TTL_S`` after it was created,
   so a count leaked by a killed process is forgotten then instead of locking an address out
@@ -45,6 +46,9 @@ MESSAGES: dict[str, str | Promise] = {
     "viewers_full": _("This game already has as many viewers as it can take. Try again later."),
     "too_many_sockets": _(
         "Too many pages of this site are open from your network. Close some and reload."
+    ),
+    "too_many_pages": _(
+        "This browser has too many pages of this site open. Close some and reload."
     ),
     "games_per_minute": _(
         "You have started many games in the last minute. Wait a moment, then try again."
@@ -96,10 +100,17 @@ def _incr(key: str, timeout: float) -> int:
 
 
 def take_window(name: str, ident: str, limit: int, seconds: int = 60) -> bool:
-    """Count one event for ``ident`` in the current window of ``seconds``; False when this
-    event is over ``limit`` (it is counted anyway: hammering does not reset the window)."""
-    window = int(time.time() // seconds)
-    return _incr(_key("w", name, ident, window), seconds + 1) <= limit
+    """Count one event for ``ident``; False when it makes more than ``limit`` events in the
+    last ``seconds`` (it is counted anyway: hammering does not reset the window).
+
+    A sliding window, estimated from two fixed ones (the current window's count plus the
+    previous one's, weighted by how much of it is still inside the last ``seconds``), so a
+    burst across a window boundary cannot get twice the limit through."""
+    now = time.time()
+    window, into = divmod(now, seconds)
+    current = _incr(_key("w", name, ident, int(window)), 2 * seconds + 1)
+    previous = int(_cache().get(_key("w", name, ident, int(window) - 1), 0))
+    return current + previous * (1 - into / seconds) <= limit
 
 
 def acquire(name: str, ident: str, limit: int) -> bool:
@@ -344,6 +355,7 @@ class GuardedSocket:
 
     scope: dict[str, Any]
     _held_address: str | None = None
+    _held_session: str | None = None
     _cleaned = False
     _dropped = False
 
@@ -363,6 +375,9 @@ class GuardedSocket:
             if self._held_address is not None:
                 release("sockets", self._held_address)
                 self._held_address = None
+            if self._held_session is not None:
+                release("sockets-session", self._held_session)
+                self._held_session = None
 
     async def cleanup(self) -> None:
         """Leave groups, give back gauges: whatever connect() took. Runs once."""
@@ -382,15 +397,21 @@ class GuardedSocket:
     async def disconnect(self, code: int) -> None:
         await self._cleanup_once()
 
-    def hold_address(self) -> bool:
-        """Count this socket against its address; False when the address is at its limit."""
+    def hold_sockets(self) -> str | None:
+        """Count this socket against its address and its browser session: None, or the
+        reason it may not open (what was taken is given back by the cleanup)."""
         address = client_address(self.scope)
-        if address is None:
-            return True
-        if not acquire("sockets", address, settings.LIMIT_SOCKETS_PER_IP):
-            return False
-        self._held_address = address
-        return True
+        if address is not None:
+            if not acquire("sockets", address, settings.LIMIT_SOCKETS_PER_IP):
+                return "too_many_sockets"
+            self._held_address = address
+        session = self.scope.get("session")
+        key = getattr(session, "session_key", None) if session is not None else None
+        if key:
+            if not acquire("sockets-session", key, settings.LIMIT_SOCKETS_PER_SESSION):
+                return "too_many_pages"
+            self._held_session = key
+        return None
 
     async def send(
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False

@@ -40,8 +40,9 @@ class PingConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
             await self.close(code=CLOSE_UNKNOWN_LANGUAGE)
             return
         self.lang = lang
-        if not self.hold_address():
-            await self.send_error("too_many_sockets")
+        refusal = self.hold_sockets()
+        if refusal is not None:
+            await self.send_error(refusal)
             await self.close(code=limits.CLOSE_TOO_MANY)
             return
         self.bucket = limits.TokenBucket(

@@ -62,6 +62,11 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
         if self.lang not in dict(settings.LANGUAGES):
             await self.close(code=CLOSE_UNKNOWN_LANGUAGE)
             return
+        # The counts first: they cost no database work, so a flood of sockets does not either.
+        refusal = self.hold_sockets()
+        if refusal is not None:
+            await self.refuse(refusal)
+            return
         game = await database_sync_to_async(services.get_game)(self.game_id)
         if game is None:
             await self.close(code=CLOSE_NO_GAME)
@@ -70,9 +75,6 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
         token = session.get(services.PLAYER_TOKEN_KEY) if session is not None else None
         self.is_owner = bool(token) and token == game.owner
         self.human_seat = game.human_seat
-        if not self.hold_address():
-            await self.refuse("too_many_sockets")
-            return
         if not self.is_owner:
             # The owner's own pages always get in; watchers share a cap per game.
             if not limits.acquire("viewers", self.game_id, settings.PLAY_MAX_VIEWERS_PER_GAME):

@@ -188,7 +188,10 @@ LIMIT_GAUGE_TTL_S = int(os.environ.get("LIMIT_GAUGE_TTL_S", str(6 * 3600)))
 LIMIT_SEND_BACKLOG_BYTES = int(os.environ.get("LIMIT_SEND_BACKLOG_BYTES", str(256 * 1024)))
 # WebSockets open at once from one address (all pages, all games): a family or a classroom
 # behind one router fits; a script opening thousands does not.
+# Behind a proxy, daphne needs --proxy-headers (README) or every visitor is the proxy.
 LIMIT_SOCKETS_PER_IP = int(os.environ.get("LIMIT_SOCKETS_PER_IP", "60"))
+# ... and from one browser session (a player with many tabs open is far below it).
+LIMIT_SOCKETS_PER_SESSION = int(os.environ.get("LIMIT_SOCKETS_PER_SESSION", "20"))
 # The ping socket (a health check): small messages, a few a second.
 PING_MAX_MESSAGE_BYTES = 1024
 PING_MESSAGES_PER_SECOND = float(os.environ.get("PING_MESSAGES_PER_SECOND", "2"))

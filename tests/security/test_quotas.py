@@ -100,6 +100,19 @@ def test_new_game_with_these_rules_counts_too(content: None) -> None:
     assert Game.objects.count() == 1
 
 
+def test_a_burst_across_a_window_boundary_gets_no_more_than_the_limit(monkeypatch) -> None:
+    now = [1_000_000 * 60 + 59.0]  # one second before a minute turns
+    monkeypatch.setattr(limits.time, "time", lambda: now[0])
+    assert all(limits.take_window("b", "a", 5) for _ in range(5))
+    assert not limits.take_window("b", "a", 5)
+    now[0] += 2  # the next minute has begun: the last one still counts almost fully
+    assert not limits.take_window("b", "a", 5)
+    now[0] += 40  # 40 s into it, a third of the previous minute still counts (6 * 1/3)
+    assert limits.take_window("b", "a", 5)
+    now[0] += 60
+    assert limits.take_window("b", "a", 5)
+
+
 def test_windows_count_per_identity_and_gauges_pair_up() -> None:
     assert all(limits.take_window("t", "a", 3) for _ in range(3))
     assert not limits.take_window("t", "a", 3)
@@ -120,6 +133,30 @@ async def socket_from(address: str, path: str) -> WebsocketCommunicator:
     )
     communicator.scope["client"] = (address, 50000)
     return communicator
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(LIMIT_SOCKETS_PER_SESSION=2)
+async def test_open_sockets_per_browser_session() -> None:
+    from tests.daifugo_site.play.conftest import PlayClient
+
+    game, key = await database_sync_to_async(make_game)(seed=0)
+    await database_sync_to_async(Game.objects.filter(pk=game.id).update)(delay_ms=60_000)
+    tabs = [PlayClient(game.id, key) for _ in range(3)]
+    assert (await tabs[0].connect()).error is None
+    assert (await tabs[1].connect()).error is None
+    refused = await tabs[2].connect()
+    assert refused.error == "too_many_pages"
+    assert "这个浏览器打开的本站页面太多了" in refused.raw
+    # Viewers (no session) are not this browser's pages.
+    viewer = PlayClient(game.id, None)
+    assert (await viewer.connect()).error is None
+    await tabs[0].close()
+    again = PlayClient(game.id, key)
+    assert (await again.connect()).error is None
+    for page in (tabs[1], viewer, again):
+        await page.close()
+    assert limits.gauge("sockets-session", key) == 0
 
 
 @pytest.mark.django_db(transaction=True)
