@@ -89,8 +89,10 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
             settings.PLAY_MESSAGES_PER_SECOND, settings.PLAY_MESSAGE_BURST
         )
         self.last_flood_notice = 0.0
-        await self.channel_layer.group_add(services.group_name(self.game_id), self.channel_name)
+        # Marked first: a cancellation during group_add must still discard (a no-op if
+        # the add never happened).
         self.in_group = True
+        await self.channel_layer.group_add(services.group_name(self.game_id), self.channel_name)
         # The state may have moved on since the page was rendered: send it whole.
         await self.send_table()
         services.ensure_driver(self.game_id)
@@ -195,12 +197,14 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
     async def game_rebound(self, event: dict[str, Any]) -> None:
         """The game moved to another browser (its resume link): this page may no longer be
         the owner's. Pages that change role start over with the whole table."""
+        session = self.scope.get("session")
+        token = session.get(services.PLAYER_TOKEN_KEY) if session is not None else None
+        if not token:
+            return  # a page without a player token was, and stays, a viewer's
         game = await database_sync_to_async(services.get_game)(self.game_id)
         if game is None:
             return
-        session = self.scope.get("session")
-        token = session.get(services.PLAYER_TOKEN_KEY) if session is not None else None
-        is_owner = bool(token) and token == game.owner
+        is_owner = token == game.owner
         if is_owner != self.is_owner:
             self.is_owner = is_owner
             self.sent, self.sent_version = None, None
