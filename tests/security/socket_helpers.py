@@ -65,8 +65,12 @@ class Daphne:
 
 
 @contextmanager
-def daphne(extra_env: dict[str, str] | None = None, base_dir: Path = BASE_DIR) -> Iterator[Daphne]:
-    """daphne serving ``base_dir``'s site with test settings on a free port."""
+def daphne(
+    extra_env: dict[str, str] | None = None,
+    base_dir: Path = BASE_DIR,
+    args: tuple[str, ...] = (),
+) -> Iterator[Daphne]:
+    """daphne (with ``args``) serving ``base_dir``'s site with test settings on a free port."""
     workdir = Path(tempfile.mkdtemp(prefix="daphne-security-"))
     env = {
         k: v
@@ -93,7 +97,7 @@ def daphne(extra_env: dict[str, str] | None = None, base_dir: Path = BASE_DIR) -
     log_path = workdir / "daphne.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), *args,
              "daifugo_site.asgi:application"],
             cwd=base_dir, env=env, stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip

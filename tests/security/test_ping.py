@@ -121,3 +121,19 @@ def test_a_client_that_never_reads_is_dropped(server: Daphne) -> None:
     assert other.receive_json()["message"] == "接続は正常です。"
     other.close()
     assert "WSDISCONNECT /ws/ping/zh-hans/" in server.log()
+
+
+def test_daphne_can_refuse_big_frames_before_buffering_them() -> None:
+    # What the README advises for production: the server closes the connection on a
+    # frame over the limit instead of reading a megabyte the consumer will refuse.
+    args = ("--websocket-max-message-size", "16384", "--websocket-max-frame-size", "16384")
+    with daphne(args=args) as server:
+        client = RawSocket(server.port, "/ws/ping/zh-hans/")
+        client.send_text('{"data": "small"}')
+        assert client.receive_json()["echo"] == "small"
+        with pytest.raises(OSError):
+            for _ in range(50):
+                client.send_text(json.dumps({"data": "x" * 1_000_000}))
+            client.receive()  # the close, if the writes got through
+            client.receive()
+        client.close()
