@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from channels.db import database_sync_to_async
+from django.conf import settings
 from django.test import Client
 
 from daifugo_site.play.models import Game
@@ -79,7 +80,7 @@ def test_the_give_and_next_forms_carry_the_version() -> None:
     for action in ("play", "pass"):
         form = page[page.index(f'value="{action}"') :]
         assert 'name="v" value="0"' in form[: form.index("</form>")]
-    template = open("templates/play/game.html", encoding="utf-8").read()
+    template = (settings.BASE_DIR / "templates/play/game.html").read_text(encoding="utf-8")
     for action in ("give", "next"):
         form = template[template.index(f'name="action" value="{action}"') :]
         assert 'name="v" value="{{ view.version }}"' in form[: form.index("</form>")]
