@@ -10,10 +10,10 @@ several workers count together. Two kinds:
 - *windows* (games created per minute): a counter per fixed window that expires soon
   after it, two of them giving a sliding-window estimate;
 - *gauges* (open sockets per address, viewers per game): incremented on connect and
-  decremented on disconnect. A gauge key expires ``LIMIT_GAUGE_TTL_S`` after it was created,
-  so a count leaked by a killed process is forgotten then instead of locking an address out
-  for good. After such an expiry a gauge may undercount for the sockets still open: a limit
-  that is briefly lenient is the safe side of this trade.
+  decremented on disconnect. A gauge key expires ``LIMIT_GAUGE_TTL_S`` after the last
+  socket it counted was opened, so a count leaked by a killed process is forgotten then
+  instead of locking an address out for good. After such an expiry a gauge may undercount
+  the sockets still open: a limit that is briefly lenient is the safe side of this trade.
 
 Messages from sockets are parsed by :func:`parse_message`: the size and nesting depth are
 checked before the JSON parser runs, and everything a parser can raise is caught here.
@@ -120,6 +120,9 @@ def acquire(name: str, ident: str, limit: int) -> bool:
     if _incr(key, settings.LIMIT_GAUGE_TTL_S) > limit:
         release(name, ident)
         return False
+    # The expiry counts from the last socket opened: a busy gauge is not forgotten while
+    # in use, a leaked one is forgotten LIMIT_GAUGE_TTL_S after its last use.
+    _cache().touch(key, settings.LIMIT_GAUGE_TTL_S)
     return True
 
 

@@ -193,3 +193,16 @@ async def test_open_sockets_per_address_on_every_socket() -> None:
     for communicator in (*open_[1:], other, again):
         await communicator.disconnect()
     assert limits.gauge("sockets", "192.0.2.1") == 0
+
+
+@override_settings(LIMIT_GAUGE_TTL_S=1)
+def test_a_leaked_gauge_is_forgotten_after_its_ttl() -> None:
+    # A process killed with sockets open never releases them: the count must not lock the
+    # address out for good.
+    assert limits.acquire("g", "leaky", 1)
+    assert not limits.acquire("g", "leaky", 1)
+    import time
+
+    time.sleep(1.2)
+    assert limits.gauge("g", "leaky") == 0
+    assert limits.acquire("g", "leaky", 1)
