@@ -20,6 +20,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from daifugo_site.limits import SendBacklog  # noqa: E402
 from daifugo_site.routing import websocket_urlpatterns  # noqa: E402
 from daifugo_site.security import ExactOriginValidator, WebsocketHostValidator  # noqa: E402
 
@@ -61,6 +62,8 @@ def websocket_app() -> object:
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": websocket_app(),
+        # SendBacklog (outermost: it needs daphne's own send) lets consumers drop a client
+        # that stops reading (daifugo_site/limits.py); then Host and Origin checks.
+        "websocket": SendBacklog(websocket_app()),
     }
 )

@@ -3,18 +3,26 @@
 Messages from the page are JSON objects (htmx's ``ws-send`` of a form): ``action`` (play,
 pass, give, next), ``cards`` (codes separated by spaces), ``shape`` (group or sequence,
 for cards that read both ways; not called "form", which would shadow ``HTMLFormElement.form``
-in the browser), and ``v`` (the table version the page showed, so a repeated or late play
-is refused instead of applied twice).
+in the browser), and ``v``: the table version the page showed. ``v`` is required on every
+action: each of them depends on the table (a play or pass on whose turn it is and what lies
+on the field, a give on the exchange, a next on the round being over), and the version is
+what makes a repeated or late frame refused (``stale``) instead of applied twice.
 
 Thin, as in the Channels tutorial: it reads a message, turns it into an engine
 :class:`~rules_engine.Action` for the human seat, hands it to
 :func:`~daifugo_site.play.services.submit`, and renders fragments. Every page of the game
 joins the game's group, so an accepted action (committed first) reaches all of them.
+
+Hardening (daifugo_site/limits.py): a message is parsed with a bounded size and depth
+before anything else, and whatever parsing raises is answered ``malformed``; messages are
+rate limited per connection; sockets count against their address and viewer sockets
+against the game's viewer cap; a client that does not read is dropped; and ``cleanup``
+(leaving the group, giving back the counts) runs however the consumer ends.
 """
 
 from __future__ import annotations
 
-import json
+import logging
 import time
 from typing import Any
 
@@ -22,42 +30,29 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
+from daifugo_site import limits
 from rules_engine import Action, CardError, format_cards, parse_cards
 
 from . import services
 from .rendering import render_error, render_table
 
+log = logging.getLogger(__name__)
+
 CLOSE_UNKNOWN_LANGUAGE = 4404
 CLOSE_NO_GAME = 4004
-MAX_MESSAGE_BYTES = 4096
 ACTIONS = ("play", "pass", "give", "next")
 FORMS = ("", "single", "group", "sequence")
+#: Kept for callers of the old name; the class lives in daifugo_site/limits.py.
+TokenBucket = limits.TokenBucket
 
 
-class TokenBucket:
-    """Per-connection rate limit: ``rate`` messages a second, bursts up to ``burst``."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
-class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
+class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
     lang: str
     game_id: str
     is_owner: bool
     human_seat: int
+    in_group = False
+    viewer_held = False
 
     async def connect(self) -> None:
         kwargs = self.scope["url_route"]["kwargs"]
@@ -67,6 +62,11 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if self.lang not in dict(settings.LANGUAGES):
             await self.close(code=CLOSE_UNKNOWN_LANGUAGE)
             return
+        # The counts first: they cost no database work, so a flood of sockets does not either.
+        refusal = self.hold_sockets()
+        if refusal is not None:
+            await self.refuse(refusal)
+            return
         game = await database_sync_to_async(services.get_game)(self.game_id)
         if game is None:
             await self.close(code=CLOSE_NO_GAME)
@@ -75,41 +75,77 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         token = session.get(services.PLAYER_TOKEN_KEY) if session is not None else None
         self.is_owner = bool(token) and token == game.owner
         self.human_seat = game.human_seat
-        # What this page shows already (fragment keys): pushes send only what changed.
+        if not self.is_owner:
+            # The owner's own pages always get in; watchers share a cap per game.
+            if not limits.acquire("viewers", self.game_id, settings.PLAY_MAX_VIEWERS_PER_GAME):
+                await self.refuse("viewers_full")
+                return
+            self.viewer_held = True
+        # What this page shows already (fragment keys, and the version they are of):
+        # pushes send only what changed.
         self.sent: dict[str, Any] | None = None
-        self.bucket = TokenBucket(settings.PLAY_MESSAGES_PER_SECOND, settings.PLAY_MESSAGE_BURST)
+        self.sent_version: int | None = None
+        self.bucket = limits.TokenBucket(
+            settings.PLAY_MESSAGES_PER_SECOND, settings.PLAY_MESSAGE_BURST
+        )
         self.last_flood_notice = 0.0
+        # Marked first: a cancellation during group_add must still discard (a no-op if
+        # the add never happened).
+        self.in_group = True
         await self.channel_layer.group_add(services.group_name(self.game_id), self.channel_name)
         # The state may have moved on since the page was rendered: send it whole.
         await self.send_table()
         services.ensure_driver(self.game_id)
 
-    async def disconnect(self, code: int) -> None:
-        if hasattr(self, "game_id"):
-            await self.channel_layer.group_discard(
-                services.group_name(self.game_id), self.channel_name
-            )
+    async def refuse(self, reason: str) -> None:
+        """Say why in the page's error region, then close."""
+        await self.send_error(reason)
+        await self.close(code=limits.CLOSE_TOO_MANY)
+
+    async def cleanup(self) -> None:
+        # Runs once however the consumer ends (limits.GuardedSocket), so a crashed or
+        # dropped page never stays in the group or holds a viewer place.
+        try:
+            if self.in_group:
+                self.in_group = False
+                await self.channel_layer.group_discard(
+                    services.group_name(self.game_id), self.channel_name
+                )
+        finally:
+            if self.viewer_held:
+                self.viewer_held = False
+                limits.release("viewers", self.game_id)
 
     # -- client -> server ------------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not hasattr(self, "bucket"):
+            return  # connect() refused this socket; it is closing
         if not self.bucket.take():
             now = time.monotonic()
             if now - self.last_flood_notice > 1:
                 self.last_flood_notice = now
                 await self.send_error("flood")
             return
-        if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
-            await self.send_error("malformed")
-            return
         try:
-            content = json.loads(text_data)
-        except ValueError:
-            await self.send_error("malformed")
-            return
-        if not isinstance(content, dict):
-            await self.send_error("malformed")
-            return
+            await self.handle(text_data, bytes_data)
+        except limits.Malformed as refused:
+            await self.send_error(refused.reason)
+        except Exception:
+            # A bug must not close the page's socket (nor skip its cleanup): log it and
+            # answer with the generic refusal.
+            log.exception("play socket message failed in game %s", self.game_id)
+            await self.send_error("error")
+
+    async def handle(self, text_data: str | None, bytes_data: bytes | None) -> None:
+        # Size and depth are checked before parsing, and parsing before the owner check:
+        # a viewer's message costs no more than reading it.
+        content = limits.parse_message(
+            text_data,
+            bytes_data,
+            max_bytes=settings.PLAY_MAX_MESSAGE_BYTES,
+            max_depth=settings.PLAY_MAX_MESSAGE_DEPTH,
+        )
         if not self.is_owner:
             await self.send_error("not_owner")
             return
@@ -125,18 +161,15 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             await self.send_error(outcome.reason)
         # Accepted: the group broadcast brings the new table to this page too.
 
-    def parse_action(self, content: dict[str, Any]) -> tuple[Action, int | None] | str:
-        """The action a message asks for, or the reason it cannot be read."""
+    def parse_action(self, content: dict[str, Any]) -> tuple[Action, int] | str:
+        """The action a message asks for and the version it answers, or the reason it
+        cannot be read (:class:`~daifugo_site.limits.Malformed` for an unreadable ``v``)."""
         kind = content.get("action")
-        if kind not in ACTIONS:
+        if not isinstance(kind, str) or kind not in ACTIONS:
             return "unknown_action"
-        version: int | None = None
-        raw_version = content.get("v")
-        if raw_version not in (None, ""):
-            try:
-                version = int(raw_version)
-            except (TypeError, ValueError):
-                return "malformed"
+        version = limits.version_of(content)
+        if version is None:
+            return "version_required"
         if kind == "next":
             return Action.next_round(), version
         if kind == "pass":
@@ -151,27 +184,44 @@ class GameConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         if kind == "give":
             return Action("give", self.human_seat, text), version
         form = content.get("shape") or ""
-        if form not in FORMS:
+        if not isinstance(form, str) or form not in FORMS:
             return "malformed"
         return Action("play", self.human_seat, text, form or None), version
 
     # -- server -> client ------------------------------------------------------------------
 
     async def game_update(self, event: dict[str, Any]) -> None:
-        await self.send_table(event.get("version"))
+        version = event.get("version")
+        await self.send_table(version if isinstance(version, int) else None)
+
+    async def game_rebound(self, event: dict[str, Any]) -> None:
+        """The game moved to another browser (its resume link): this page may no longer be
+        the owner's. Pages that change role start over with the whole table."""
+        session = self.scope.get("session")
+        token = session.get(services.PLAYER_TOKEN_KEY) if session is not None else None
+        if not token:
+            return  # a page without a player token was, and stays, a viewer's
+        game = await database_sync_to_async(services.get_game)(self.game_id)
+        if game is None:
+            return
+        is_owner = token == game.owner
+        if is_owner != self.is_owner:
+            self.is_owner = is_owner
+            self.sent, self.sent_version = None, None
+            await self.send_table()
 
     async def send_table(self, version: int | None = None) -> None:
-        # Usually the state is in this process's cache: render right here (a millisecond
-        # of templates) rather than queue behind the database thread.
-        rendered = render_table(
-            self.game_id, self.lang, self.is_owner, version, self.sent, cache_only=True
-        )
+        # Usually the state (and often the very push, rendered for another page of this
+        # game) is in this process's cache: render right here rather than queue behind
+        # the database thread.
+        args = (self.game_id, self.lang, self.is_owner, version, self.sent)
+        rendered = render_table(*args, sent_version=self.sent_version, cache_only=True)
         if rendered is None:
             rendered = await database_sync_to_async(render_table)(
-                self.game_id, self.lang, self.is_owner, version, self.sent
+                *args, sent_version=self.sent_version
             )
         if rendered is not None:
-            html, self.sent = rendered
+            html, self.sent, self.sent_version = rendered
             await self.send(text_data=html)
 
     async def send_error(self, reason: str | None) -> None:

@@ -8,6 +8,8 @@ computed against an older state is refused instead of overwriting a newer one.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import secrets
 from typing import Any
 
@@ -19,6 +21,12 @@ def new_game_id() -> str:
     # Unguessable: the URL is shared with nobody, and viewers without the owner's
     # session can only watch.
     return secrets.token_urlsafe(9)
+
+
+def hash_resume_token(token: str) -> str:
+    """What the game stores of its resume link's token (SHA-256, hex): a leaked database
+    does not hand out working links. The token is random, so no salt or slow hash is needed."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 def new_seed() -> int:
@@ -49,6 +57,9 @@ class Game(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     # Pause before each computer move, so a person can follow the table.
     delay_ms = models.PositiveIntegerField(default=700)
+    # The private resume link's token, hashed (see views.resume): whoever opens the link
+    # becomes the owner. Empty until the owner's page first shows the link.
+    resume_hash = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     class Meta:
         ordering = ["-updated"]
@@ -68,6 +79,11 @@ class Game(models.Model):
             "seed": self.seed,
             "actions": self.actions,
         }
+
+    def resume_token_matches(self, token: str) -> bool:
+        return bool(self.resume_hash) and hmac.compare_digest(
+            self.resume_hash, hash_resume_token(token)
+        )
 
     def computer_level(self, seat: int) -> str | None:
         entry = self.seats[seat]

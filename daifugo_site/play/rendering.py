@@ -8,18 +8,47 @@ WebSocket extension swaps each into place; the announcement goes into the layout
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from daifugo_site.ui.reasons import reason_text
+from daifugo_site import limits
 
 from . import services
 from .presenter import TableView, table_view
 
 #: The partials of play/game.html that a push may replace, in page order.
 FRAGMENTS = ("status", "seats", "field", "exchange", "hand", "results")
+
+
+# Pushes already rendered in this process, shared by every page of a game: 1,000 viewers of
+# one game cost one rendering per version, not 1,000. The key is (game id, version shown,
+# version the page had before, language, owner or viewer): a game's version never changes
+# once written (the log only grows, every write is a compare-and-swap on the version), so
+# an entry is correct forever and would be in any process; the bound (LRU) only limits
+# memory. The owner's renderings (with the hand) are keyed apart from the viewers'.
+_RENDERED: OrderedDict[tuple[Any, ...], tuple[str, dict[str, Any], int]] = OrderedDict()
+_RENDERED_LOCK = threading.Lock()
+_RENDERED_SIZE = 512
+
+
+def _remembered(key: tuple[Any, ...]) -> tuple[str, dict[str, Any], int] | None:
+    with _RENDERED_LOCK:
+        found = _RENDERED.get(key)
+        if found is not None:
+            _RENDERED.move_to_end(key)
+        return found
+
+
+def _remember(key: tuple[Any, ...], value: tuple[str, dict[str, Any], int]) -> None:
+    with _RENDERED_LOCK:
+        _RENDERED[key] = value
+        _RENDERED.move_to_end(key)
+        while len(_RENDERED) > _RENDERED_SIZE:
+            _RENDERED.popitem(last=False)
 
 
 def view_for(
@@ -59,6 +88,8 @@ def fragment_keys(view: TableView) -> dict[str, Any]:
             tuple(view.gave_codes),
             tuple(view.got_codes),
             view.partner_name,
+            # The give form carries the version while a return is owed.
+            view.version if view.owe else None,
         ),
         # The play and pass forms carry the version only while it is the player's turn.
         "hand": (
@@ -74,6 +105,8 @@ def fragment_keys(view: TableView) -> dict[str, Any]:
             view.match_over,
             tuple(_values(row) for row in view.results),
             tuple(_values(row) for row in view.standings),
+            # The next-round form carries the version.
+            view.version if view.round_over else None,
         ),
         "log": (view.round_no, len(view.log)),
     }
@@ -86,45 +119,64 @@ def render_table(
     min_version: int | None = None,
     sent: dict[str, Any] | None = None,
     *,
+    sent_version: int | None = None,
     cache_only: bool = False,
-) -> tuple[str, dict[str, Any]] | None:
+) -> tuple[str, dict[str, Any], int] | None:
     """The fragments of the table that changed since ``sent`` (all of them when ``sent`` is
-    None), out-of-band, in ``lang``; with the new keys to pass next time.
+    None), out-of-band, in ``lang``; with the new keys and their version, to pass back as
+    ``sent`` and ``sent_version`` next time.
 
     The round's log grows by appending only its new lines. With ``cache_only`` it touches
     no database (None when the cache is older than ``min_version``), so the consumer can
     render on the event loop instead of hopping to the database thread.
     """
+    if cache_only:
+        loaded = services.cached(game_id, min_version) if min_version is not None else None
+    else:
+        loaded = services.current(game_id, min_version)
+    if loaded is None:
+        return None
+    game, match = loaded
+    key: tuple[Any, ...] | None = None
+    if sent is None or sent_version is not None:
+        key = (game_id, game.version, sent_version if sent is not None else None, lang, is_owner)
+        found = _remembered(key)
+        if found is not None:
+            return found
     with translation.override(lang):
-        view = view_for(game_id, is_owner, min_version, cache_only=cache_only)
-        if view is None:
-            return None
-        keys = fragment_keys(view)
-        context: dict[str, Any] = {"view": view, "oob": True}
-        parts = [
-            f'<div id="table-version" data-version="{view.version}" hidden '
-            'hx-swap-oob="true"></div>'
-        ]
-        for name in FRAGMENTS:
-            if sent is None or sent.get(name) != keys[name]:
-                parts.append(render_to_string(f"play/game.html#{name}", context))
-        old_round, old_len = sent["log"] if sent is not None else (None, 0)
-        if sent is None or old_round != view.round_no or old_len == 0 or old_len > len(view.log):
-            parts.append(render_to_string("play/game.html#log", context))
-        elif old_len < len(view.log):
-            parts.append(
-                render_to_string("play/game.html#log_append", {"events": view.log[old_len:]})
-            )
-        if sent is None or keys["log"] != sent["log"]:
-            parts.append(render_to_string("play/game.html#announce", context))
-        if sent is None:
-            parts.append(render_to_string("play/game.html#error", {"oob": True, "error": ""}))
-        return "".join(parts), keys
+        view = table_view(game, match, is_owner=is_owner)
+        html, keys = _render(view, sent)
+    result = (html, keys, game.version)
+    if key is not None:
+        _remember(key, result)
+    return result
+
+
+def _render(view: TableView, sent: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
+    keys = fragment_keys(view)
+    context: dict[str, Any] = {"view": view, "oob": True}
+    parts = [
+        f'<div id="table-version" data-version="{view.version}" hidden hx-swap-oob="true"></div>'
+    ]
+    for name in FRAGMENTS:
+        if sent is None or sent.get(name) != keys[name]:
+            parts.append(render_to_string(f"play/game.html#{name}", context))
+    old_round, old_len = sent["log"] if sent is not None else (None, 0)
+    if sent is None or old_round != view.round_no or old_len == 0 or old_len > len(view.log):
+        parts.append(render_to_string("play/game.html#log", context))
+    elif old_len < len(view.log):
+        parts.append(render_to_string("play/game.html#log_append", {"events": view.log[old_len:]}))
+    if sent is None or keys["log"] != sent["log"]:
+        parts.append(render_to_string("play/game.html#announce", context))
+    if sent is None:
+        parts.append(render_to_string("play/game.html#error", {"oob": True, "error": ""}))
+    return "".join(parts), keys
 
 
 def render_error(reason: str | None, lang: str) -> str:
     """The error region with the reason's sentence (announced: it is role=alert)."""
     with translation.override(lang):
         return render_to_string(
-            "play/game.html#error", {"oob": True, "error": reason_text(reason), "reason": reason}
+            "play/game.html#error",
+            {"oob": True, "error": limits.message(reason), "reason": reason},
         )

@@ -9,4 +9,5 @@ urlpatterns = [
     path("", views.index, name="index"),
     path("<str:game_id>/", views.game, name="game"),
     path("<str:game_id>/again/", views.again, name="again"),
+    path("<str:game_id>/resume/<str:token>/", views.resume, name="resume"),
 ]

@@ -242,3 +242,51 @@ PERMISSIONS_POLICY: dict[str, list[str]] = {
 # Production lists its exact WebSocket origins here (prod.py); None = Channels' check of the
 # Origin's host against ALLOWED_HOSTS (any scheme and port: dev servers on any port).
 WEBSOCKET_ALLOWED_ORIGINS: list[str] | None = None
+
+# --- Limits per connection, session and address (daifugo_site/limits.py) -----------------
+# Each is an environment variable too, so a load test or a busy site can move it without a
+# code change. The defaults are far above what a person at a table does.
+# Counters shared by processes live in this cache: local memory (bounded: LocMem culls past
+# MAX_ENTRIES) for one process; Redis when REDIS_URL is set, so several workers count
+# together. (Django's own Redis backend; redis-py comes with channels-redis, the prod extra.)
+CACHES = {
+    "default": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["REDIS_URL"],
+        }
+        if os.environ.get("REDIS_URL")
+        else {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": 20_000},
+        }
+    )
+}
+LIMITS_CACHE = "default"
+# A socket counter forgets a count leaked by a killed process after this long.
+LIMIT_GAUGE_TTL_S = int(os.environ.get("LIMIT_GAUGE_TTL_S", str(6 * 3600)))
+# A client that stops reading is dropped once this many bytes wait to be written to it
+# (beyond what the kernel's socket buffer already holds): a few full table pushes.
+LIMIT_SEND_BACKLOG_BYTES = int(os.environ.get("LIMIT_SEND_BACKLOG_BYTES", str(256 * 1024)))
+# WebSockets open at once from one address (all pages, all games): a family or a classroom
+# behind one router fits; a script opening thousands does not.
+# Behind a proxy, daphne needs --proxy-headers (README) or every visitor is the proxy.
+LIMIT_SOCKETS_PER_IP = int(os.environ.get("LIMIT_SOCKETS_PER_IP", "60"))
+# ... and from one browser session (a player with many tabs open is far below it).
+LIMIT_SOCKETS_PER_SESSION = int(os.environ.get("LIMIT_SOCKETS_PER_SESSION", "20"))
+# The ping socket (a health check): small messages, a few a second.
+PING_MAX_MESSAGE_BYTES = 1024
+PING_MESSAGES_PER_SECOND = float(os.environ.get("PING_MESSAGES_PER_SECOND", "2"))
+PING_MESSAGE_BURST = int(os.environ.get("PING_MESSAGE_BURST", "5"))
+# Play socket messages: an action is a few dozen bytes, never nested.
+PLAY_MAX_MESSAGE_BYTES = 4096
+PLAY_MAX_MESSAGE_DEPTH = 4
+# Viewer sockets per game (the owner's pages are not counted): friends watching, not a crowd.
+PLAY_MAX_VIEWERS_PER_GAME = int(os.environ.get("PLAY_MAX_VIEWERS_PER_GAME", "25"))
+# New games per minute from one browser session and from one address, and unfinished
+# games a session may hold. A game untouched for PLAY_ABANDONED_AFTER_S no longer counts
+# as unfinished, so a player who walks away from games is never locked out for good.
+PLAY_GAMES_PER_MINUTE_PER_SESSION = int(os.environ.get("PLAY_GAMES_PER_MINUTE_PER_SESSION", "6"))
+PLAY_GAMES_PER_MINUTE_PER_IP = int(os.environ.get("PLAY_GAMES_PER_MINUTE_PER_IP", "20"))
+PLAY_MAX_UNFINISHED_GAMES = int(os.environ.get("PLAY_MAX_UNFINISHED_GAMES", "5"))
+PLAY_ABANDONED_AFTER_S = int(os.environ.get("PLAY_ABANDONED_AFTER_S", "3600"))

@@ -14,6 +14,8 @@ ALLOWED_HOSTS = ["testserver", "127.0.0.1", "localhost"]
 # Always the in-process layer, whatever REDIS_URL says: tests must not depend on a server
 # they did not start. A test that wants Redis overrides CHANNEL_LAYERS itself.
 CHANNEL_LAYERS = channel_layers(None)
+# The same for the cache that holds the limits' counters (daifugo_site/limits.py).
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Plain storage: tests render {% static %} without a collectstatic manifest, and the
 # browser tests' daphne serves static files from the finders through whitenoise.

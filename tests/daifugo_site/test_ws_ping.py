@@ -49,3 +49,18 @@ async def test_an_unknown_language_is_closed_with_a_code() -> None:
         "type": "websocket.close",
         "code": 4404,
     }
+
+
+async def test_text_that_is_not_json_is_answered_not_fatal() -> None:
+    communicator = WebsocketCommunicator(application, "/ws/ping/zh-hans/", headers=GOOD_ORIGIN)
+    connected, _ = await communicator.connect()
+    assert connected
+    await communicator.send_to(text_data="hello?")
+    assert await communicator.receive_json_from(timeout=2) == {
+        "type": "error",
+        "reason": "malformed",
+        "message": "无法读取这条消息。",
+    }
+    await communicator.send_json_to({"data": [1, 2]})
+    assert (await communicator.receive_json_from(timeout=2))["echo"] == [1, 2]
+    await communicator.disconnect()
