@@ -123,7 +123,12 @@ class FairPool:
         loop = asyncio.get_running_loop()
         job = _Job(fn, args, loop, loop.create_future(), owner)
         with self._lock:
-            self._queues.setdefault(owner, deque()).append(job)
+            queue = self._queues.get(owner)
+            if queue is None:
+                # A session with nothing queued goes first: it has waited least recently.
+                queue = self._queues[owner] = deque()
+                self._queues.move_to_end(owner, last=False)
+            queue.append(job)
         self._dispatch()
         return await job.future
 
@@ -184,7 +189,10 @@ class FairPool:
                 self._running.pop(job.owner, None)
         exc = done.exception()
         if isinstance(exc, BrokenProcessPool):
-            self._reset(self._executor)
+            with self._lock:
+                broken = self._executor
+            if broken is not None:
+                self._reset(broken)
 
         def settle() -> None:
             if job.future.cancelled():
@@ -400,19 +408,22 @@ async def _drive(game_id: str, version: int | None) -> None:
         outcome = await services.submit(
             game_id, action, by_computer=True, expected_version=game.version
         )
-        if not outcome.accepted and outcome.reason != "stale":
+        for heuristic in (True, False):
+            if outcome.accepted or outcome.reason == "stale":
+                break
             log.error(
                 "computer move %s refused in game %s (%s); playing safe",
                 action,
                 game_id,
                 outcome.reason,
             )
+            action = thinking.safe_action(obs, heuristic=heuristic)
             outcome = await services.submit(
-                game_id, thinking.safe_action(obs), by_computer=True, expected_version=game.version
+                game_id, action, by_computer=True, expected_version=game.version
             )
-            if not outcome.accepted and outcome.reason != "stale":
-                log.error("safe move refused too in game %s (%s)", game_id, outcome.reason)
-                return
+        if not outcome.accepted and outcome.reason != "stale":
+            log.error("no safe move accepted in game %s (%s)", game_id, outcome.reason)
+            return
         # Accepted: the next turn starts now. Stale (the table moved on while this one
         # was thought, e.g. the human moved to the next round): look again.
         version = outcome.version if outcome.accepted else None

@@ -18,7 +18,7 @@ import os
 import random
 
 from rules_engine import Action, format_cards
-from rules_engine.ai import Budget, make_player
+from rules_engine.ai import Budget, IntermediatePlayer, make_player
 from rules_engine.cards import iter_indices
 from rules_engine.moves import Move
 from rules_engine.observation import Observation
@@ -40,14 +40,21 @@ def think(obs: Observation, level: str, seed: str, budget: Budget) -> Action:
     return _action(obs.seat, player.choose_move(obs, rng, budget))
 
 
-def safe_action(obs: Observation) -> Action:
-    """A legal action for the seat that cannot fail the way a search might."""
-    try:
-        return think(obs, "intermediate", "safe", Budget(playouts=1))
-    except Exception:  # noqa: BLE001 - the fallback of the fallback must not raise
-        pass
+def safe_action(obs: Observation, heuristic: bool = True) -> Action:
+    """A legal action for the seat that cannot fail the way a search might: the
+    intermediate heuristic's choice, or (``heuristic=False``, or when that raises) the
+    weakest legal play: a pass when allowed, else the smallest, lowest move; in the
+    exchange the lowest cards owed."""
+    if heuristic:
+        try:
+            player = IntermediatePlayer()
+            rng = random.Random(0)
+            if obs.phase == "exchange":
+                return Action.give(obs.seat, format_cards(player.choose_return(obs, rng)))
+            return _action(obs.seat, player.choose_move(obs, rng, Budget(playouts=1)))
+        except Exception:  # noqa: BLE001 - the fallback of the fallback must not raise
+            pass
     if obs.phase == "exchange":
-        # The lowest cards owed: always a legal return.
         low = list(iter_indices(obs.hand))[: obs.owe]
         return Action.give(obs.seat, format_cards(sum(1 << c for c in low)))
     legal = list(obs.legal)
