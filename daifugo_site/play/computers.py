@@ -532,7 +532,7 @@ async def sweep_forever() -> None:
             raise
         except Exception:  # noqa: BLE001 - the next sweep tries again
             log.exception("computer sweep failed")
-        await asyncio.sleep(settings.PLAY_SWEEP_SECONDS)
+        await asyncio.sleep(settings.PLAY_SWEEP_SECONDS or 2.0)
 
 
 def ensure_sweeper() -> None:
