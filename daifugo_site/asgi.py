@@ -16,12 +16,12 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "daifugo_site.settings.prod")
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from daifugo_site.limits import SendBacklog  # noqa: E402
-from daifugo_site.routing import websocket_urlpatterns  # noqa: E402
+from daifugo_site.routing import channel_routes, websocket_urlpatterns  # noqa: E402
 from daifugo_site.security import ExactOriginValidator, WebsocketHostValidator  # noqa: E402
 
 
@@ -65,5 +65,7 @@ application = ProtocolTypeRouter(
         # SendBacklog (outermost: it needs daphne's own send) lets consumers drop a client
         # that stops reading (daifugo_site/limits.py); then Host and Origin checks.
         "websocket": SendBacklog(websocket_app()),
+        # Background workers (`manage.py computers`): computer seats off the web workers.
+        "channel": ChannelNameRouter(channel_routes),
     }
 )

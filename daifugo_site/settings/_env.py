@@ -80,7 +80,10 @@ def channel_layers(redis_url: str | None) -> dict[str, Any]:
         return {
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [redis_url]},
+                # redis-py 6+ times reads out after 5 s by default, exactly the 5 s
+                # channels-redis blocks in BZPOPMIN waiting for a message: an idle worker
+                # then dies with "Timeout reading". Reads may block longer than that.
+                "CONFIG": {"hosts": [{"address": redis_url, "socket_timeout": 30}]},
             }
         }
     return {"default": {"BACKEND": "daifugo_site.channel_layers.SweepingInMemoryChannelLayer"}}

@@ -103,5 +103,5 @@ def test_channel_layers() -> None:
     redis = channel_layers("redis://127.0.0.1:6379/0")["default"]
     assert redis == {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": ["redis://127.0.0.1:6379/0"]},
+        "CONFIG": {"hosts": [{"address": "redis://127.0.0.1:6379/0", "socket_timeout": 30}]},
     }

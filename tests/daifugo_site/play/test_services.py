@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
+import asyncio
 
-from daifugo_site.play import services
+import pytest
+from channels.db import database_sync_to_async
+
+from daifugo_site.play import computers, services, thinking
 from daifugo_site.play.models import Game
-from rules_engine import Action, Match
+from rules_engine import Action, Match, Refusal
 
 from .conftest import make_game
 
@@ -91,3 +94,139 @@ def test_unknown_game() -> None:
     assert services.apply_action("nope", Action.pass_(0), by_computer=False).reason == (
         "no_such_game"
     )
+
+
+# -- computer seats: failure, leases, the sweep (daifugo_site/play/computers.py) -----------
+
+
+@pytest.fixture
+def thread_pool(monkeypatch: pytest.MonkeyPatch) -> computers.FairPool:
+    """The fair pool on a thread, so a test can replace what the players do."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    fair = computers.FairPool(1, 1, executor=lambda: ThreadPoolExecutor(1))
+    monkeypatch.setattr(computers, "_POOL", fair)
+    monkeypatch.setattr(computers, "_LEASES", computers.LocalLeases(3000))
+    return fair
+
+
+def _computer_turns(game_id: str) -> int:
+    return sum(1 for a in Game.objects.get(pk=game_id).actions if a.get("seat") != 0)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_computer_that_raises_plays_a_safe_move_and_the_game_goes_on(
+    thread_pool: computers.FairPool,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    game, _ = await database_sync_to_async(make_game)(seed=COMPUTER_LEADS)
+
+    def broken(*args: object) -> Action:
+        raise RuntimeError("a bug in a player")
+
+    monkeypatch.setattr(thinking, "think", broken)
+    await computers.drive(game.id)
+    game, match = await database_sync_to_async(services.current)(game.id)  # type: ignore[misc]
+    assert game.version >= 1 and match.round.to_act == 0  # the computers played up to the human
+    assert "a bug in a player" in caplog.text and "playing safe" in caplog.text
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_refused_computer_move_is_replaced_by_a_safe_one(
+    thread_pool: computers.FairPool,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    game, _ = await database_sync_to_async(make_game)(seed=COMPUTER_LEADS)
+    # A pass while leading is refused by the engine.
+    monkeypatch.setattr(thinking, "think", lambda obs, *a: Action.pass_(obs.seat))
+    await computers.drive(game.id)
+    game, match = await database_sync_to_async(services.current)(game.id)  # type: ignore[misc]
+    assert "play" in game.actions[0] and game.actions[0]["seat"] == 1
+    assert match.round.to_act == 0 and "refused" in caplog.text
+
+
+def test_the_safe_action_is_legal_in_play_and_in_the_exchange() -> None:
+    from rules_engine import Round, RuleSet, observe
+    from rules_engine.match import apply_to_round
+
+    r = Round.deal(RuleSet.preset("standard"), 4, seed=3)
+    for _ in range(40):
+        if r.over:
+            break
+        seat = r.to_act
+        action = thinking.safe_action(observe(r, seat))
+        assert action.seat == seat
+        nxt = apply_to_round(r, action)
+        assert not isinstance(nxt, Refusal)
+        r = nxt
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_two_drivers_of_one_game_compute_each_turn_once(
+    thread_pool: computers.FairPool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, _ = await database_sync_to_async(make_game)(seed=COMPUTER_LEADS)
+    calls: list[tuple[int, int]] = []
+    real = thinking.think
+
+    def counted(obs: object, level: str, seed: str, budget: object) -> Action:
+        calls.append((obs.seat, int(seed.split(":")[1])))  # type: ignore[attr-defined]
+        return real(obs, level, seed, budget)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(thinking, "think", counted)
+    # Two processes receiving the same turn: one holds the lease, the other leaves.
+    await asyncio.gather(computers.drive(game.id), computers.drive(game.id))
+    turns = await database_sync_to_async(_computer_turns)(game.id)
+    assert turns >= 1 and len(calls) == turns == len(set(calls))
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_sweep_resumes_a_game_nobody_drives(thread_pool: computers.FairPool) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    game, _ = await database_sync_to_async(make_game)(seed=COMPUTER_LEADS)
+    # As after a restart (or a worker killed mid-think): the computer is to act, nothing runs.
+    await database_sync_to_async(Game.objects.filter(pk=game.id).update)(
+        updated=timezone.now() - timedelta(seconds=10)
+    )
+    assert await computers.sweep_once() == 1
+    await asyncio.gather(*computers._DRIVERS.values())
+    _, match = await database_sync_to_async(services.current)(game.id)  # type: ignore[misc]
+    assert match.round.to_act == 0
+    # Waiting on the human now: the next sweep leaves it alone.
+    await database_sync_to_async(Game.objects.filter(pk=game.id).update)(
+        updated=timezone.now() - timedelta(seconds=10)
+    )
+    assert await computers.sweep_once() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_held_lease_keeps_the_sweep_away(thread_pool: computers.FairPool) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    game, _ = await database_sync_to_async(make_game)(seed=COMPUTER_LEADS)
+    await database_sync_to_async(Game.objects.filter(pk=game.id).update)(
+        updated=timezone.now() - timedelta(seconds=10)
+    )
+    assert await computers.leases().claim(game.id, "another-worker")
+    assert await computers.sweep_once() == 0
+    await computers.leases().release(game.id, "another-worker")
+    assert await computers.sweep_once() == 1
+    await asyncio.gather(*computers._DRIVERS.values())
+
+
+def test_a_cached_copy_never_answers_a_read_without_a_version() -> None:
+    game, _ = make_game(seed=HUMAN_LEADS)
+    services.current(game.id)  # cached at version 0 here
+    other = lead_action(game)
+    Game.objects.filter(pk=game.id).update(actions=[other.to_json()], version=1)
+    # Another worker's write is seen by every read that does not name a version...
+    assert services.current(game.id)[0].version == 1  # type: ignore[index]
+    # ...and a named older version is served from the cache only as that version's state.
+    assert services.cached(game.id, 2) is None
