@@ -21,6 +21,7 @@ import http.cookiejar
 import json
 import os
 import re
+import shutil
 import socket
 import statistics
 import struct
@@ -122,6 +123,7 @@ def daphne(
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=10)
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 class RawSocket:
