@@ -64,11 +64,14 @@ async def test_a_normal_players_turn_does_not_wait_for_an_attackers_games() -> N
 
 
 async def test_sessions_are_served_in_turn_and_each_within_its_slots() -> None:
+    import threading
+
     order: list[str] = []
+    gate = threading.Event()  # the first jobs wait until everything is queued
 
     def job(name: str) -> str:
         order.append(name)
-        time.sleep(0.01)
+        gate.wait(5)
         return name
 
     fair = FairPool(size=2, per_owner=1, executor=lambda: ThreadPoolExecutor(2))
@@ -76,7 +79,10 @@ async def test_sessions_are_served_in_turn_and_each_within_its_slots() -> None:
         jobs = [fair.run("a", job, f"a{i}") for i in range(4)]
         jobs += [fair.run("b", job, f"b{i}") for i in range(2)]
         jobs += [fair.run("c", job, "c0")]
-        results = await asyncio.gather(*jobs)
+        waiting = asyncio.gather(*jobs)
+        await asyncio.sleep(0.1)
+        gate.set()
+        results = await waiting
     finally:
         fair.shutdown()
     assert sorted(results) == sorted(["a0", "a1", "a2", "a3", "b0", "b1", "c0"])
