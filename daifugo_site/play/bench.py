@@ -268,6 +268,8 @@ def main(argv: list[str] | None = None) -> int:
 
             wait_for_port(port, proc=stack.web[port])
         stats = asyncio.run(_run_clients(ports, pairs, args.seconds, args.seed, args.warmup))
+        if stats["errors"]:
+            print(stack.log_text(3000), file=sys.stderr)
         computer: dict[str, list[float]] = {}
         if stats_file.exists():
             for line in stats_file.read_text().splitlines():

@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, Protocol
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -489,14 +490,15 @@ def mode() -> str:
 
 def request_turn(game_id: str, version: int | None = None) -> None:
     """Make sure the game's computer seats get played (call on the event loop)."""
-    ensure_sweeper()
     if mode() == "workers":
+        # The computer workers sweep (manage.py computers); web workers only post turns.
         layer = get_channel_layer()
         message = {"type": "computer.turn", "game": game_id, "version": version}
         task = asyncio.get_running_loop().create_task(layer.send(CHANNEL, message))
         _BACKGROUND.add(task)
         task.add_done_callback(_BACKGROUND.discard)
     else:
+        ensure_sweeper()
         start_driver(game_id, version)
 
 
@@ -512,38 +514,58 @@ _SWEEPERS: dict[int, asyncio.Task[None]] = {}
 
 
 def stuck_games() -> list[tuple[str, int]]:
-    """Unfinished games, not moved for a lease's time, whose computer seat is to act."""
+    """Unfinished games, not moved for a lease's time, whose computer seat is to act.
+
+    Cheap enough to run every few seconds beside live games: one query for (id, version)
+    pairs, then the games this process has cached answer from memory, pairs already seen
+    waiting on a human are skipped, and the rest are loaded in one query."""
+    from django.db import close_old_connections
+
     now = timezone.now()
-    rows = list(
-        Game.objects.filter(
-            status=Game.Status.PLAYING,
-            updated__lt=now - timedelta(milliseconds=settings.PLAY_LEASE_MS),
-            updated__gte=now - timedelta(seconds=settings.PLAY_SWEEP_MAX_AGE_S),
+    try:
+        rows = list(
+            Game.objects.filter(
+                status=Game.Status.PLAYING,
+                updated__lt=now - timedelta(milliseconds=settings.PLAY_LEASE_MS),
+                updated__gte=now - timedelta(seconds=settings.PLAY_SWEEP_MAX_AGE_S),
+            )
+            .order_by("-updated")
+            .values_list("id", "version")[: settings.PLAY_SWEEP_MAX_ROWS]
         )
-        .order_by("-updated")
-        .values_list("id", "version")[: settings.PLAY_SWEEP_MAX_ROWS]
-    )
-    found = []
-    for game_id, version in rows:
-        if (game_id, version) in _SEEN:
-            continue
-        loaded = services.current(game_id, version)
-        if loaded is None:
-            continue
-        game, match = loaded
-        if services.computers_to_act(game, match):
-            found.append((game_id, game.version))
-        else:
-            _SEEN[(game_id, game.version)] = None
-            while len(_SEEN) > _SEEN_SIZE:
-                _SEEN.popitem(last=False)
-    return found
+        found = []
+        unknown = []
+        for game_id, version in rows:
+            if (game_id, version) in _SEEN:
+                continue
+            loaded = services.cached(game_id, version)
+            if loaded is None:
+                unknown.append(game_id)
+                continue
+            _classify(loaded[0], loaded[1], found)
+        for chunk in range(0, len(unknown), 500):
+            for game in Game.objects.filter(pk__in=unknown[chunk : chunk + 500]):
+                _classify(game, services.match_of(game), found)
+        return found
+    finally:
+        # Run on a thread of its own (not the consumers' database thread): close it here.
+        close_old_connections()
+
+
+def _classify(game: Game, match: Any, found: list[tuple[str, int]]) -> None:
+    if services.computers_to_act(game, match):
+        found.append((game.id, game.version))
+    else:
+        _SEEN[(game.id, game.version)] = None
+        while len(_SEEN) > _SEEN_SIZE:
+            _SEEN.popitem(last=False)
 
 
 async def sweep_once() -> int:
     """Hand every stuck game to a driver; the number handed."""
     handed = 0
-    for game_id, version in await database_sync_to_async(stuck_games)():
+    # Not on the consumers' database thread (thread_sensitive): a sweep must never delay
+    # a move.
+    for game_id, version in await sync_to_async(stuck_games, thread_sensitive=False)():
         if await leases().held(game_id):
             continue
         if mode() == "workers":
@@ -569,10 +591,10 @@ async def sweep_forever() -> None:
         await asyncio.sleep(settings.PLAY_SWEEP_SECONDS or 2.0)
 
 
-def ensure_sweeper() -> None:
+def ensure_sweeper(always: bool = False) -> None:
     """Start this process's sweep on its event loop (once per loop; off when the interval
-    is 0, as in most tests)."""
-    if not settings.PLAY_SWEEP_SECONDS:
+    is 0, as in most tests, unless ``always``: a computer worker always sweeps)."""
+    if not settings.PLAY_SWEEP_SECONDS and not always:
         return
     loop = asyncio.get_running_loop()
     task = _SWEEPERS.get(id(loop))
