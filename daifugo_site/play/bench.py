@@ -1,11 +1,17 @@
 """Load benchmark of the play page: ``python -m daifugo_site.play.bench``.
 
-Starts the real site (daphne, test settings, a fresh SQLite file, the in-memory channel
-layer) on 127.0.0.1, creates one game per client against beginner computers, then runs
-every client at once over a real WebSocket. Each client plays the human seat as soon as
-it is its turn (a random legal move or a pass), and measures the round trip of each human
-move: from sending it to receiving the pushed table that shows it applied. Prints the
-figures, one per line. Loopback only; bounded in time; it stops by itself.
+Starts the real site on 127.0.0.1: by default one daphne (test settings, a fresh SQLite
+file, the in-memory channel layer); with ``--services auto`` Redis and PostgreSQL
+(``REDIS_URL``/``DATABASE_URL``, else throwaway servers from the Debian packages), then
+``--workers`` daphnes and ``--computer-workers`` ``manage.py computers`` processes. It
+creates one game per client (computers at ``--levels``: beginner, mixed = one advanced
+seat in every fourth game, or advanced), spreads the clients over the web workers, and
+runs them all at once over real WebSockets. Each client plays the human seat as soon as
+it is its turn (a random legal move or a pass) and measures the round trip of each human
+move: from sending it to receiving the pushed table that shows it applied. The drivers
+record each computer move's time from the start of its turn to its push, the deliberate
+pacing delay left out. Prints the figures, one per line (``--json``: then one JSON
+line). Loopback only; bounded in time; it stops by itself and everything it started.
 """
 
 from __future__ import annotations

@@ -9,6 +9,9 @@ Where the search runs
     send ``computer.turn`` to the ``computers`` channel; ``manage.py computers`` (or plain
     ``manage.py runworker computers``), as many as wanted, drive the games with their own
     pools. A game is driven by one process at a time, whichever received the turn.
+    Levels that do not search (beginner, intermediate: heuristics, well under a
+    millisecond) answer from a two-thread pool of the driving process instead, so they
+    never queue behind advanced searches.
 
 Exactly one computation per computer turn
     A driver first claims the game's lease (:class:`RedisLeases`: ``SET NX PX`` shared by
