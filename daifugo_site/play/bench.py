@@ -229,8 +229,13 @@ def main(argv: list[str] | None = None) -> int:
     if (args.workers > 1 or args.computer_workers) and args.services == "none":
         parser.error("several workers need --services auto (Redis and PostgreSQL)")
 
+    import signal
+
     from .localservices import Stack
 
+    # A SIGTERM (a timeout, a supervisor) unwinds the with block below, which stops every
+    # server the bench started instead of leaving Redis and PostgreSQL behind.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     with Stack() as stack:
         stats_file = stack.tmp / "computer-stats.txt"
         if args.services == "auto":
