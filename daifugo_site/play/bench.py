@@ -1,11 +1,17 @@
 """Load benchmark of the play page: ``python -m daifugo_site.play.bench``.
 
-Starts the real site (daphne, test settings, a fresh SQLite file, the in-memory channel
-layer) on 127.0.0.1, creates one game per client against beginner computers, then runs
-every client at once over a real WebSocket. Each client plays the human seat as soon as
-it is its turn (a random legal move or a pass), and measures the round trip of each human
-move: from sending it to receiving the pushed table that shows it applied. Prints the
-figures, one per line. Loopback only; bounded in time; it stops by itself.
+Starts the real site on 127.0.0.1: by default one daphne (test settings, a fresh SQLite
+file, the in-memory channel layer); with ``--services auto`` Redis and PostgreSQL
+(``REDIS_URL``/``DATABASE_URL``, else throwaway servers from the Debian packages), then
+``--workers`` daphnes and ``--computer-workers`` ``manage.py computers`` processes. It
+creates one game per client (computers at ``--levels``: beginner, mixed = one advanced
+seat in every fourth game, or advanced), spreads the clients over the web workers, and
+runs them all at once over real WebSockets. Each client plays the human seat as soon as
+it is its turn (a random legal move or a pass) and measures the round trip of each human
+move: from sending it to receiving the pushed table that shows it applied. The drivers
+record each computer move's time from the start of its turn to its push, the deliberate
+pacing delay left out. Prints the figures, one per line (``--json``: then one JSON
+line). Loopback only; bounded in time; it stops by itself and everything it started.
 """
 
 from __future__ import annotations
@@ -21,7 +27,6 @@ import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -35,7 +40,18 @@ def _free_port() -> int:
         return port
 
 
-def _prepare(env: dict[str, str], clients: int, delay_ms: int, seed: int) -> list[tuple[str, str]]:
+def _levels(kind: str, i: int) -> list[str]:
+    """Computer levels of game ``i``: ``mixed`` puts one advanced seat in every fourth game."""
+    if kind == "advanced":
+        return ["advanced"] * 3
+    if kind == "mixed" and i % 4 == 0:
+        return ["advanced", "beginner", "beginner"]
+    return ["beginner"] * 3
+
+
+def _prepare(
+    env: dict[str, str], clients: int, delay_ms: int, seed: int, levels: str = "beginner"
+) -> list[tuple[str, str]]:
     """Migrate, then create one game and one session per client: (game id, session key)."""
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
@@ -62,7 +78,7 @@ def _prepare(env: dict[str, str], clients: int, delay_ms: int, seed: int) -> lis
             rules=RuleSet.preset("standard"),
             players=4,
             rounds=3,
-            levels=["beginner"] * 3,
+            levels=_levels(levels, i),
             delay_ms=delay_ms,
             seed=seed + i,
         )
@@ -162,7 +178,7 @@ async def _client(
 
 
 async def _run_clients(
-    port: int, pairs: list[tuple[str, str]], seconds: float, seed: int, warmup: float
+    ports: list[int], pairs: list[tuple[str, str]], seconds: float, seed: int, warmup: float
 ) -> dict:
     stats: dict = {"rtt": [], "errors": [], "moves": 0, "games": 0}
     # Round trips are counted once every client has connected and its game has started.
@@ -171,17 +187,21 @@ async def _run_clients(
     rng = random.Random(seed)
     tasks = [
         _client(
-            f"ws://127.0.0.1:{port}/ws/play/zh-hans/{gid}/",
+            f"ws://127.0.0.1:{ports[i % len(ports)]}/ws/play/zh-hans/{gid}/",
             key,
             deadline,
             random.Random(rng.random()),
             stats,
             warm_until,
         )
-        for gid, key in pairs
+        for i, (gid, key) in enumerate(pairs)
     ]
     await asyncio.gather(*tasks)
     return stats
+
+
+def _percentile(values: list[float], q: float) -> float:
+    return values[int(q * (len(values) - 1))] if values else 0.0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -193,50 +213,128 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--warmup", type=float, default=5.0, help="seconds of play before measuring"
     )
+    parser.add_argument("--workers", type=int, default=1, help="web workers (daphne)")
+    parser.add_argument(
+        "--computer-workers", type=int, default=0, help="manage.py computers processes"
+    )
+    parser.add_argument("--levels", choices=("beginner", "mixed", "advanced"), default="beginner")
+    parser.add_argument(
+        "--services",
+        choices=("none", "auto"),
+        default="none",
+        help="auto: Redis and PostgreSQL (REDIS_URL/DATABASE_URL, else throwaway ones)",
+    )
+    parser.add_argument("--json", action="store_true", help="end with one JSON line")
     args = parser.parse_args(argv)
+    if (args.workers > 1 or args.computer_workers) and args.services == "none":
+        parser.error("several workers need --services auto (Redis and PostgreSQL)")
 
-    with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ)
-        env.update(
-            DJANGO_SETTINGS_MODULE="daifugo_site.settings.test",
-            DATABASE_URL=f"sqlite:///{tmp}/bench.sqlite3",
-            PYTHONUNBUFFERED="1",
-        )
-        env.pop("REDIS_URL", None)
-        pairs = _prepare(env, args.clients, args.delay_ms, args.seed)
-        port = _free_port()
-        log = open(Path(tmp) / "daphne.log", "w")  # noqa: SIM115
-        server = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "daifugo_site.asgi:application"],
-            cwd=BASE_DIR, env={**env, "PLAY_COMPUTER_DELAY_MS": str(args.delay_ms)},
-            stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        try:
-            for _ in range(300):
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                    break
-                except OSError:
-                    time.sleep(0.1)
-            stats = asyncio.run(_run_clients(port, pairs, args.seconds, args.seed, args.warmup))
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
-            log.close()
-    rtt = sorted(stats["rtt"])
-    print(f"clients {args.clients}")
+    import signal
+
+    from .localservices import Stack
+
+    # A SIGTERM (a timeout, a supervisor) unwinds the with block below, which stops every
+    # server the bench started instead of leaving Redis and PostgreSQL behind.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    with Stack() as stack:
+        stats_file = stack.tmp / "computer-stats.txt"
+        if args.services == "auto":
+            stack.redis_url = os.environ.get("REDIS_URL") or stack.start_redis()
+            stack.database_url = os.environ.get("DATABASE_URL") or stack.start_postgres()
+            env = stack.env()
+        else:
+            env = dict(os.environ)
+            env.update(
+                DJANGO_SETTINGS_MODULE="daifugo_site.settings.test",
+                DATABASE_URL=f"sqlite:///{stack.tmp}/bench.sqlite3",
+                PYTHONUNBUFFERED="1",
+            )
+            for name in ("REDIS_URL", "DAIFUGO_TEST_REDIS_URL"):
+                env.pop(name, None)
+        run_env = {
+            **env,
+            "PLAY_COMPUTER_DELAY_MS": str(args.delay_ms),
+            "PLAY_BENCH_STATS": str(stats_file),
+            # The site's own budget (settings.base), not the tests' small one.
+            "PLAY_COMPUTER_PLAYOUTS": os.environ.get("PLAY_COMPUTER_PLAYOUTS", "600"),
+            "PLAY_COMPUTER_BUDGET_MS": os.environ.get("PLAY_COMPUTER_BUDGET_MS", "300"),
+        }
+        pairs = _prepare(env, args.clients, args.delay_ms, args.seed, args.levels)
+        ports = []
+        for _ in range(args.workers):
+            port = _free_port()
+            stack.web[port] = stack._spawn(
+                f"web-{port}",
+                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                 "daifugo_site.asgi:application"],
+                run_env,
+            )  # fmt: skip
+            ports.append(port)
+        for i in range(args.computer_workers):
+            stack.computers.append(
+                stack._spawn(f"computers-{i}", [sys.executable, "manage.py", "computers"], run_env)
+            )
+        for port in ports:
+            from .localservices import wait_for_port
+
+            wait_for_port(port, proc=stack.web[port])
+        stats = asyncio.run(_run_clients(ports, pairs, args.seconds, args.seed, args.warmup))
+        if stats["errors"]:
+            print(stack.log_text(3000), file=sys.stderr)
+        computer: dict[str, list[float]] = {}
+        if stats_file.exists():
+            for line in stats_file.read_text().splitlines():
+                level, ms = line.split()
+                computer.setdefault(level, []).append(float(ms))
+    rtt = sorted(x * 1000 for x in stats["rtt"])
+    every = sorted(ms for values in computer.values() for ms in values)
+    advanced = sorted(computer.get("advanced", []))
+    layer = "redis" if args.services == "auto" else "memory"
+    db = "postgresql" if args.services == "auto" else "sqlite"
+    print(f"clients {args.clients}, web workers {args.workers}, computer workers "
+          f"{args.computer_workers}, levels {args.levels}, layer {layer}, db {db}")  # fmt: skip
     print(f"seconds {args.seconds:.0f} (after {args.warmup:.0f} s of warm-up)")
     print(f"computer delay ms {args.delay_ms}")
     print(f"human moves {len(rtt)}")
     print(f"matches finished {stats['games']}")
     if rtt:
-        print(f"rtt p50 ms {statistics.median(rtt) * 1000:.1f}")
-        print(f"rtt p95 ms {rtt[int(0.95 * (len(rtt) - 1))] * 1000:.1f}")
-        print(f"rtt max ms {rtt[-1] * 1000:.1f}")
+        print(f"rtt p50 ms {statistics.median(rtt):.1f}")
+        print(f"rtt p95 ms {_percentile(rtt, 0.95):.1f}")
+        print(f"rtt max ms {rtt[-1]:.1f}")
+    if every:
+        print(f"computer ms p50 {statistics.median(every):.1f} p95 {_percentile(every, 0.95):.1f}")
+    if advanced:
+        print(
+            f"advanced computer ms p50 {statistics.median(advanced):.1f} "
+            f"p95 {_percentile(advanced, 0.95):.1f} (n={len(advanced)})"
+        )
     print(f"errors {len(stats['errors'])}")
     if stats["errors"]:
         print("error kinds " + ", ".join(sorted(set(stats["errors"]))))
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "clients": args.clients,
+                    "workers": args.workers,
+                    "computer_workers": args.computer_workers,
+                    "levels": args.levels,
+                    "layer": layer,
+                    "db": db,
+                    "human_moves": len(rtt),
+                    "rtt_ms": {
+                        "p50": round(statistics.median(rtt), 1) if rtt else None,
+                        "p95": round(_percentile(rtt, 0.95), 1) if rtt else None,
+                        "max": round(rtt[-1], 1) if rtt else None,
+                    },
+                    "computer_ms": {
+                        "p50": round(statistics.median(every), 1) if every else None,
+                        "p95": round(_percentile(every, 0.95), 1) if every else None,
+                    },
+                    "errors": len(stats["errors"]),
+                }
+            )
+        )
     return 0 if rtt and not stats["errors"] else 1
 
 

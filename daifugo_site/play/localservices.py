@@ -210,9 +210,10 @@ class Stack:
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
 
-    def log_text(self) -> str:
+    def log_text(self, tail: int = 0) -> str:
+        """Every process's log (the last ``tail`` characters of each, if given)."""
         return "\n".join(
-            f"== {p.name}\n{p.read_text(errors='replace')[-4000:]}"
+            f"== {p.name}\n{p.read_text(errors='replace')[-tail:]}"
             for p in sorted(self.tmp.glob("*.log"))
         )
 

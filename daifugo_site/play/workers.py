@@ -22,5 +22,5 @@ class ComputersConsumer(AsyncConsumer):  # type: ignore[misc]
         version = message.get("version")
         if not isinstance(game_id, str) or len(game_id) > 32:
             return
-        computers.ensure_sweeper()
+        computers.ensure_sweeper(always=True)
         computers.start_driver(game_id, version if isinstance(version, int) else None)

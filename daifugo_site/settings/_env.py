@@ -54,7 +54,12 @@ def database_from_url(url: str) -> dict[str, Any]:
             raise ValueError("DATABASE_URL sqlite:/// needs a file path")
         return sqlite_database(Path(path))
     if scheme in {"postgres", "postgresql", "pgsql"}:
-        options = dict(parse_qsl(parts.query))
+        options: dict[str, Any] = dict(parse_qsl(parts.query))
+        # A pool per process (psycopg_pool, Django 5.1+): opening a PostgreSQL connection
+        # per query cost more than the query, and 200 pages connecting at once then missed
+        # daphne's 5 s handshake timeout (measured with the play bench). Under ASGI this
+        # is the way to reuse connections (persistent ones would be per thread).
+        options.setdefault("pool", {"min_size": 2, "max_size": 8, "timeout": 10})
         return {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": unquote(parts.path.lstrip("/")),

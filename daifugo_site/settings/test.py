@@ -32,7 +32,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 # Computer seats answer at once in tests; the delay is a courtesy to human eyes.
 PLAY_COMPUTER_DELAY_MS = 0
-PLAY_COMPUTER_BUDGET_MS = 50
+PLAY_COMPUTER_BUDGET_MS = int(os.environ.get("PLAY_COMPUTER_BUDGET_MS", "50"))
 # Scripted clients act as fast as the server answers; the flood test sets its own limit.
 PLAY_MESSAGES_PER_SECOND = 500.0
 PLAY_MESSAGE_BURST = 100
@@ -49,7 +49,8 @@ if _TEST_REDIS:
     CHANNEL_LAYERS = channel_layers(_TEST_REDIS)
 PLAY_COMPUTERS = "workers" if _TEST_REDIS else "local"
 PLAY_LEASE_REDIS_URL = _TEST_REDIS
-PLAY_COMPUTER_PROCESSES = 1
-PLAY_COMPUTER_PLAYOUTS = 200
+PLAY_COMPUTER_PROCESSES = int(os.environ.get("PLAY_COMPUTER_PROCESSES", "1"))
+# The bench sets the site's real budget through the environment.
+PLAY_COMPUTER_PLAYOUTS = int(os.environ.get("PLAY_COMPUTER_PLAYOUTS", "200"))
 # No background sweep unless a test asks for it (it would outlive each test's loop).
 PLAY_SWEEP_SECONDS = float(os.environ.get("PLAY_SWEEP_SECONDS", "0"))

@@ -64,11 +64,24 @@ async def test_a_normal_players_turn_does_not_wait_for_an_attackers_games() -> N
 
 
 async def test_sessions_are_served_in_turn_and_each_within_its_slots() -> None:
+    import threading
+
     order: list[str] = []
+    gate = threading.Event()  # the first jobs wait until everything is queued
+
+    now: dict[str, int] = {}
+    most: dict[str, int] = {}
+    lock = threading.Lock()
 
     def job(name: str) -> str:
-        order.append(name)
-        time.sleep(0.01)
+        with lock:
+            order.append(name)
+            now[name[0]] = now.get(name[0], 0) + 1
+            most[name[0]] = max(most.get(name[0], 0), now[name[0]])
+        gate.wait(5)
+        time.sleep(0.005)
+        with lock:
+            now[name[0]] -= 1
         return name
 
     fair = FairPool(size=2, per_owner=1, executor=lambda: ThreadPoolExecutor(2))
@@ -76,14 +89,17 @@ async def test_sessions_are_served_in_turn_and_each_within_its_slots() -> None:
         jobs = [fair.run("a", job, f"a{i}") for i in range(4)]
         jobs += [fair.run("b", job, f"b{i}") for i in range(2)]
         jobs += [fair.run("c", job, "c0")]
-        results = await asyncio.gather(*jobs)
+        waiting = asyncio.gather(*jobs)
+        await asyncio.sleep(0.1)
+        gate.set()
+        results = await waiting
     finally:
         fair.shutdown()
     assert sorted(results) == sorted(["a0", "a1", "a2", "a3", "b0", "b1", "c0"])
     # Never two of one session at once with per_owner=1, and b and c are not left
     # until a's four are done: everyone gets a turn before anyone's second.
     assert set(order[:3]) == {"a0", "b0", "c0"}
-    assert order[-1] == "a3"
+    assert most == {"a": 1, "b": 1, "c": 1}
 
 
 async def test_a_cancelled_wait_frees_its_place() -> None:

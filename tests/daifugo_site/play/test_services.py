@@ -106,6 +106,7 @@ def thread_pool(monkeypatch: pytest.MonkeyPatch) -> computers.FairPool:
 
     fair = computers.FairPool(1, 1, executor=lambda: ThreadPoolExecutor(1))
     monkeypatch.setattr(computers, "_POOL", fair)
+    monkeypatch.setattr(computers, "_QUICK", fair)
     monkeypatch.setattr(computers, "_LEASES", computers.LocalLeases(3000))
     return fair
 

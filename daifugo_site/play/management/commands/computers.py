@@ -9,7 +9,6 @@ unfinished game waiting on a computer resumes without anyone opening its page.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from channels.management.commands.runworker import Command as RunWorker
@@ -22,11 +21,10 @@ from daifugo_site.play import computers
 
 class ComputerWorker(Worker):  # type: ignore[misc]
     async def handle(self) -> None:
-        sweeper = asyncio.ensure_future(computers.sweep_forever())
-        try:
-            await super().handle()
-        finally:
-            sweeper.cancel()
+        # From start-up, before any message: after a restart of everything, the games
+        # waiting on a computer resume without anyone opening their page.
+        computers.ensure_sweeper(always=True)
+        await super().handle()
 
 
 class Command(RunWorker):  # type: ignore[misc]
