@@ -40,7 +40,7 @@ def test_read_a_section_then_switch_language_and_land_on_the_same_section(
     expect(example).to_contain_text("スペード縛り")
     expect(example).to_contain_text("Aさん")
     expect(example.locator('[data-card="HQ"]').first).to_have_attribute(
-        "aria-label", "ハートのクイーン"
+        "aria-label", "ハートのQ"
     )
     assert page_problems(page) == []
 
