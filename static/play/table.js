@@ -117,8 +117,12 @@
     var item = root && root.querySelector('.cards__item[data-key="' + key + '"]');
     var button = item && item.querySelector("button[data-card]");
     if (button) {
+      // Focus stays where it is (Enter then plays); the live region says what changed, in
+      // the page's language (the sentences come with the hand, from the server).
       button.click();
-      button.focus();  // a screen reader reads the card and its new pressed state
+      var said = button.getAttribute("aria-pressed") === "true" ? root.dataset.saidSelected : root.dataset.saidUnselected;
+      var announcer = document.getElementById("announcer");
+      if (announcer && said) { announcer.textContent = said.replace("%(card)s", button.getAttribute("aria-label") || ""); }
       event.preventDefault();
     }
   });

@@ -84,7 +84,9 @@ def test_page_has_no_axe_violations(
 
 
 @pytest.mark.parametrize(("lang", "locale"), LANGUAGES)
-@pytest.mark.parametrize("view", ["oblique"])
+@pytest.mark.parametrize(
+    ("view", "scheme"), [("oblique", "light"), ("top", "dark"), ("flat", "light")]
+)
 def test_game_page_has_no_axe_violations(
     axe_ready: None,
     daphne_server: DaphneServer,
@@ -92,10 +94,11 @@ def test_game_page_has_no_axe_violations(
     lang: str,
     locale: str,
     view: str,
+    scheme: str,
 ) -> None:
-    """The game page, in each way of showing the table, with a card selected (the pressed
-    state and the enabled Play button are part of what axe checks)."""
-    page = new_page(locale=locale)
+    """The game page, in each way of showing the table and both themes, with a card
+    selected (the pressed state and the enabled Play button are part of what axe checks)."""
+    page = new_page(locale=locale, color_scheme=scheme)
     page.goto(f"{daphne_server.url}/{lang}/play/")
     page.locator('select[name="table"]').select_option("4")
     page.locator('select[name="speed"]').select_option("300")
@@ -107,7 +110,7 @@ def test_game_page_has_no_axe_violations(
     )
     page.reload()
     page.wait_for_selector('[data-testid="hand"] button[data-card]')
-    # page.wait_for_selector("[data-table-view]")
+    page.wait_for_selector(f'[data-table-stage][data-table-view="{view}"]')
     page.locator('[data-testid="hand"] button[data-card]').first.click()
-    assert_no_violations(page, f"the game page, {view} view ({lang})")
+    assert_no_violations(page, f"the game page, {view} view, {scheme} theme ({lang})")
     assert page_problems(page) == []
