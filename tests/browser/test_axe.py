@@ -48,7 +48,10 @@ def run_axe(page: Any) -> list[dict[str, Any]]:
             "id": v["id"],
             "impact": v["impact"],
             "help": v["help"],
-            "nodes": [n["html"][:200] for n in v["nodes"][:5]],
+            "nodes": [
+                (n["target"], n["html"][:160], n.get("failureSummary", "")[:300])
+                for n in v["nodes"][:5]
+            ],
         }
         for v in result["violations"]
     ]
