@@ -21,7 +21,7 @@ from . import services
 from .presenter import TableView, table_view
 
 #: The partials of play/game.html that a push may replace, in page order.
-FRAGMENTS = ("status", "seats", "field", "exchange", "hand", "results")
+FRAGMENTS = ("status", "seats", "field", "summary", "exchange", "hand", "results")
 
 
 # Pushes already rendered in this process, shared by every page of a game: 1,000 viewers of
@@ -82,6 +82,13 @@ def fragment_keys(view: TableView) -> dict[str, Any]:
         ),
         "seats": tuple(_values(seat) for seat in view.seats),
         "field": (tuple(view.field_codes), view.field_name),
+        # The keyboard panel's words for the seats and the field (the play beneath the top
+        # one changes only when the top one does).
+        "summary": (
+            tuple(_values(seat) for seat in view.seats),
+            tuple(view.field_codes),
+            view.field_name,
+        ),
         "exchange": (
             view.phase,
             view.owe,

@@ -1,6 +1,9 @@
-// The play page's only script: card selection and enabling Play/Give.
+// The play page's only script: card selection and enabling Play/Give, the shortcut keys,
+// the hand fanned on the table, and how the table is shown (oblique / top / flat, turned by
+// dragging, remembered in localStorage).
 // The server sends the exact legal set (data-legal on #hand); this script never decides
-// legality, it only tells whether the selected cards are one of the moves listed.
+// legality, it only tells whether the selected cards are one of the moves listed. What the
+// table shows is always the server's HTML: the fan is a copy of the hand's card buttons.
 (function () {
   "use strict";
 
@@ -38,6 +41,176 @@
       giveForm.querySelector('input[name="cards"]').value = codes.join(" ");
       giveForm.querySelector('[data-action="give"]').disabled = owe === 0 || codes.length !== owe;
     }
+    syncFan();
+  }
+
+  // -- the hand, fanned on the near side of the table ---------------------------------------
+  // A picture (aria-hidden, not focusable) of the card buttons: a click on a fanned card
+  // presses its button, so mouse and touch play on the table and the panel stays the one
+  // set of controls for keyboards and screen readers.
+  function buildFan() {
+    var fan = document.querySelector("[data-hand-fan]");
+    var root = hand();
+    if (!fan) { return; }
+    fan.textContent = "";
+    if (!root) { return; }
+    var buttons = Array.from(root.querySelectorAll("button[data-card]"));
+    var spread = Math.min(4, 48 / Math.max(buttons.length, 1));
+    buttons.forEach(function (button, i) {
+      var item = document.createElement("span");
+      item.className = "fan-card";
+      item.dataset.fanCard = button.dataset.card;
+      item.style.setProperty("--fan-angle", ((i - (buttons.length - 1) / 2) * spread).toFixed(1) + "deg");
+      var face = document.createElement("span");
+      face.className = button.className;
+      face.innerHTML = button.innerHTML;
+      item.appendChild(face);
+      fan.appendChild(item);
+    });
+    syncFan();
+  }
+
+  function syncFan() {
+    var root = hand();
+    document.querySelectorAll("[data-hand-fan] [data-fan-card]").forEach(function (item) {
+      var button = root && root.querySelector('button[data-card="' + item.dataset.fanCard + '"]');
+      item.classList.toggle("is-selected", !!button && button.getAttribute("aria-pressed") === "true");
+      item.classList.toggle("is-dim", !!button && !!button.closest(".is-dim"));
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    var item = event.target.closest && event.target.closest("[data-hand-fan] [data-fan-card]");
+    if (!item) { return; }
+    var button = hand() && hand().querySelector('button[data-card="' + item.dataset.fanCard + '"]');
+    if (button) { button.click(); }
+  });
+
+  // -- shortcut keys: the key written on each card, Enter plays, P passes, G gives, N next ---
+  function typing(target) {
+    return !!(target.closest && target.closest("input, textarea, select, [contenteditable]"));
+  }
+  function onControl(target) {
+    return !!(target.closest && target.closest("button, a[href], summary, input, select, textarea"));
+  }
+  function pressAction(name) {
+    var control = document.querySelector('[data-action="' + name + '"]');
+    if (control && !control.disabled) { control.click(); return true; }
+    return false;
+  }
+  document.addEventListener("keydown", function (event) {
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || event.isComposing) { return; }
+    if (typing(event.target)) { return; }
+    var key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+    if (key === "Enter") {
+      // On a focused button Enter keeps its own meaning (a card toggles, Play plays).
+      if (!onControl(event.target) && pressAction("play")) { event.preventDefault(); }
+      return;
+    }
+    var actions = { p: "pass", g: "give", n: "next" };
+    if (actions[key]) {
+      if (pressAction(actions[key])) { event.preventDefault(); }
+      return;
+    }
+    if (!/^[0-9a-z]$/.test(key)) { return; }
+    var root = hand();
+    var item = root && root.querySelector('.cards__item[data-key="' + key + '"]');
+    var button = item && item.querySelector("button[data-card]");
+    if (button) {
+      // Focus stays where it is (Enter then plays); the live region says what changed, in
+      // the page's language (the sentences come with the hand, from the server).
+      button.click();
+      var said = button.getAttribute("aria-pressed") === "true" ? root.dataset.saidSelected : root.dataset.saidUnselected;
+      var announcer = document.getElementById("announcer");
+      if (announcer && said) { announcer.textContent = said.replace("%(card)s", button.getAttribute("aria-label") || ""); }
+      event.preventDefault();
+    }
+  });
+
+  // -- how the table is shown -----------------------------------------------------------------
+  var VIEW_KEY = "daifugo.table.view";
+  var ANGLE_KEY = "daifugo.table.angle";
+  var TILT = { min: 15, max: 55, initial: 38 };
+  var TURN = { min: -30, max: 30, initial: 0 };
+  var can3d = !!(window.CSS && CSS.supports && CSS.supports("transform-style", "preserve-3d") &&
+    CSS.supports("perspective", "10px"));
+  var angle = { tilt: TILT.initial, turn: TURN.initial };
+
+  function stored(name) {
+    try { return window.localStorage.getItem(name); } catch (e) { return null; }
+  }
+  function store(name, value) {
+    try { window.localStorage.setItem(name, value); } catch (e) { /* private mode: not remembered */ }
+  }
+  function clamp(value, range) { return Math.min(range.max, Math.max(range.min, value)); }
+
+  function applyAngle(stage) {
+    stage.style.setProperty("--tilt", angle.tilt.toFixed(1) + "deg");
+    stage.style.setProperty("--turn", angle.turn.toFixed(1) + "deg");
+  }
+
+  function setView(view, remember) {
+    var stage = document.querySelector("[data-table-stage]");
+    if (!stage) { return; }
+    if (["oblique", "top", "flat"].indexOf(view) < 0) { view = "oblique"; }
+    if (!can3d) { view = "flat"; }
+    stage.dataset.tableView = view;
+    var switcher = document.querySelector("[data-view-switch]");
+    if (switcher) {
+      switcher.dataset.viewCurrent = view;
+      switcher.querySelectorAll("[data-view]").forEach(function (b) {
+        b.setAttribute("aria-pressed", b.dataset.view === view ? "true" : "false");
+        if (!can3d && b.dataset.view !== "flat") { b.disabled = true; }
+      });
+    }
+    if (remember) { store(VIEW_KEY, view); }
+  }
+
+  function initView() {
+    var stage = document.querySelector("[data-table-stage]");
+    if (!stage) { return; }
+    try {
+      var saved = JSON.parse(stored(ANGLE_KEY) || "null");
+      if (saved && typeof saved.tilt === "number" && typeof saved.turn === "number") {
+        angle = { tilt: clamp(saved.tilt, TILT), turn: clamp(saved.turn, TURN) };
+      }
+    } catch (e) { /* a bad stored value: start from the default angle */ }
+    applyAngle(stage);
+    setView(stored(VIEW_KEY) || "oblique", false);
+    var switcher = document.querySelector("[data-view-switch]");
+    if (switcher) {
+      switcher.hidden = false;
+      switcher.addEventListener("click", function (event) {
+        var button = event.target.closest("[data-view]");
+        if (button && !button.disabled) { setView(button.dataset.view, true); }
+      });
+    }
+    // Drag (mouse, pen or touch) to turn the table within limits; vertical drags tilt it
+    // in the oblique view. Touch keeps vertical scrolling (touch-action: pan-y).
+    var felt = stage.querySelector("[data-table-felt]");
+    var start = null;
+    felt.addEventListener("pointerdown", function (event) {
+      if (stage.dataset.tableView === "flat" || event.button > 0) { return; }
+      start = { x: event.clientX, y: event.clientY, tilt: angle.tilt, turn: angle.turn, id: event.pointerId };
+      stage.classList.add("is-dragging");
+      try { felt.setPointerCapture(event.pointerId); } catch (e) { /* already released */ }
+    });
+    felt.addEventListener("pointermove", function (event) {
+      if (!start || event.pointerId !== start.id) { return; }
+      angle.turn = clamp(start.turn + (event.clientX - start.x) * 0.2, TURN);
+      if (stage.dataset.tableView === "oblique") {
+        angle.tilt = clamp(start.tilt - (event.clientY - start.y) * 0.2, TILT);
+      }
+      applyAngle(stage);
+    });
+    function end(event) {
+      if (!start || event.pointerId !== start.id) { return; }
+      start = null;
+      stage.classList.remove("is-dragging");
+      store(ANGLE_KEY, JSON.stringify(angle));
+    }
+    felt.addEventListener("pointerup", end);
+    felt.addEventListener("pointercancel", end);
   }
 
   document.addEventListener("click", function (event) {
@@ -67,6 +240,7 @@
   document.addEventListener("htmx:oobAfterSwap", function (event) {
     var target = event.detail && event.detail.target;
     if (!target) { return; }
+    if (target.id === "hand") { buildFan(); }
     update();
     if (target.id === "hand" && window.__handFocus) {
       var root = hand();
@@ -77,5 +251,10 @@
       window.__handFocus = null;
     }
   });
-  document.addEventListener("DOMContentLoaded", update);
+  function start() { initView(); buildFan(); update(); }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
 })();

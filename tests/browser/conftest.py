@@ -207,3 +207,27 @@ def new_page(browser: object) -> Iterator[Callable[..., object]]:
 @pytest.fixture
 def page(new_page: Callable[..., object]) -> object:
     return new_page()
+
+
+# -- axe-core (npm), for the accessibility checks of test_axe.py ------------------------------
+
+AXE_PATH = BASE_DIR / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+AXE_HINT = (
+    f"axe-core not found at {AXE_PATH}: run `make axe` (npm install --prefix .cache/axe axe-core@4)"
+)
+_AXE_SOURCE: list[str] = []
+
+
+def axe_script() -> str | None:
+    """axe-core's source, to inject into a page; None when it is not installed.
+
+    With ``AXE_REQUIRED`` set (CI sets it) a missing axe-core fails the test instead: the
+    accessibility checks must never pass by being skipped there.
+    """
+    if not _AXE_SOURCE:
+        if not AXE_PATH.exists():
+            if os.environ.get("AXE_REQUIRED"):
+                pytest.fail(f"AXE_REQUIRED is set but {AXE_HINT}")
+            return None
+        _AXE_SOURCE.append(AXE_PATH.read_text(encoding="utf-8"))
+    return _AXE_SOURCE[0]

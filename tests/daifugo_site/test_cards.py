@@ -28,8 +28,8 @@ def render(source: str, language: str = "zh-hans", **context: object) -> str:
         ("CA", "zh-hans", "梅花 A", "♣", "A", "black"),
         ("S3", "ja", "スペードの3", "♠", "3", "black"),
         ("HT", "ja", "ハートの10", "♥", "10", "red"),
-        ("DK", "ja", "ダイヤのキング", "♦", "K", "red"),
-        ("CJ", "ja", "クラブのジャック", "♣", "J", "black"),
+        ("DK", "ja", "ダイヤのK", "♦", "K", "red"),
+        ("CJ", "ja", "クラブのJ", "♣", "J", "black"),
         ("S2", "ja", "スペードの2", "♠", "2", "black"),
     ],
 )
@@ -53,6 +53,20 @@ def test_joker(language: str, name: str) -> None:
     card = find_one(html, "span", class_="card card--joker")
     assert (card.get("data-card"), card.get("aria-label")) == ("JK", name)
     assert find_all(html, class_="card__suit") == []
+    # The face prints the name it is called by (label in name, WCAG 2.5.3).
+    assert find_one(html, class_="card__pip card__pip--joker").text == name
+
+
+def test_every_name_contains_what_the_face_prints() -> None:
+    # Voice control: "click Q" must reach the card that shows a Q (axe
+    # label-content-name-mismatch), in both languages.
+    for language in ("zh-hans", "ja"):
+        for suit in "SHDC":
+            for rank in "3456789TJQKA2":
+                html = render(f'{{% card "{suit}{rank}" as_button=True %}}', language)
+                button = find_one(html, "button")
+                printed = find_one(html, class_="card__rank").text
+                assert printed in button.get("aria-label"), (language, suit + rank)
 
 
 def test_card_as_toggle_button() -> None:

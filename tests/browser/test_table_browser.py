@@ -1,0 +1,269 @@
+"""The card table in a real browser, at a phone's and a laptop's size, in both languages:
+a round played by mouse on the 3D (oblique) table, one by keyboard only on the panel
+(shortcut keys, Enter, P), the view switch remembered, no console error, no page wider
+than the screen."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import DaphneServer, page_problems
+
+ROUND_TIMEOUT = 150.0
+VIEWPORTS = [(390, 844), (1280, 800)]
+LANGUAGES = [("zh-hans", "zh-CN", "4"), ("ja", "ja-JP", "1v1")]
+# The fanned cards overlap and are turned: find a point where this card is on top.
+VISIBLE_POINT = """(card) => {
+  const r = card.getBoundingClientRect();
+  for (let fy = 0.5; fy < 0.95; fy += 0.1) {
+    for (let fx = 0.05; fx < 0.95; fx += 0.05) {
+      const x = r.left + r.width * fx, y = r.top + r.height * fy;
+      const hit = document.elementFromPoint(x, y);
+      if (hit && hit.closest('[data-fan-card]') === card) { return {x, y}; }
+    }
+  }
+  return null;
+}"""
+NO_OVERFLOW = "() => document.documentElement.scrollWidth <= window.innerWidth"
+
+
+def start_game(page: Any, base: str, lang: str, table: str) -> None:
+    page.goto(f"{base}/{lang}/play/")
+    page.locator('select[name="table"]').select_option(table)
+    page.locator('select[name="speed"]').select_option("300")
+    page.locator('select[name="rounds"]').select_option("3")
+    page.locator('[data-action="start"]').click()
+    page.wait_for_selector('[data-testid="hand"] button[data-card]')
+
+
+def assert_fits(page: Any) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert page.evaluate(NO_OVERFLOW), f"the page is wider than the screen: {width}"
+
+
+def play_round(page: Any, select: Any, act: Any) -> None:
+    """Play until the round's result shows: ``select(codes)`` picks cards, ``act(name)``
+    presses play, pass or give."""
+    deadline = time.monotonic() + ROUND_TIMEOUT
+    acted_at: str | None = None
+    checked = 0
+    while time.monotonic() < deadline:
+        if page.locator('[data-testid="round-result"]').count():
+            return
+        version = page.locator("#table-version").get_attribute("data-version")
+        hand = page.locator('[data-testid="hand"]')
+        owe = int(hand.get_attribute("data-owe") or "0")
+        if version != acted_at and owe:
+            cards = page.locator("#hand button[data-card]")
+            select([cards.nth(i).get_attribute("data-card") for i in range(owe)])
+            act("give")
+            acted_at = version
+        elif version != acted_at and hand.get_attribute("data-your-turn") == "true":
+            legal = json.loads(hand.get_attribute("data-legal") or "[]")
+            if legal:
+                select(legal[0]["cards"])
+                act("play")
+            else:
+                act("pass")
+            acted_at = version
+            if checked < 3:  # a few times mid-round: the table still fits the screen
+                assert_fits(page)
+                checked += 1
+        page.wait_for_timeout(100)
+    pytest.fail("the round did not end in time")
+
+
+@pytest.mark.parametrize(("width", "height"), VIEWPORTS, ids=["phone", "laptop"])
+@pytest.mark.parametrize(("lang", "locale", "table"), LANGUAGES, ids=["zh", "ja"])
+def test_a_round_by_mouse_on_the_oblique_table(
+    daphne_server: DaphneServer,
+    new_page: Any,
+    lang: str,
+    locale: str,
+    table: str,
+    width: int,
+    height: int,
+) -> None:
+    page = new_page(locale=locale, viewport={"width": width, "height": height})
+    start_game(page, daphne_server.url, lang, table)
+    stage = page.locator("[data-table-stage]")
+    expect(stage).to_have_attribute("data-table-view", "oblique")
+    # Really drawn in 3D: the felt carries a 3D transform, seats sit around it.
+    transform = page.locator("[data-table-felt]").evaluate("e => getComputedStyle(e).transform")
+    assert transform.startswith("matrix3d"), transform
+    seats = page.locator('[data-testid="seats"] .seat')
+    assert seats.count() == (4 if table == "4" else 2)
+    expect(page.locator('[data-testid="seats"] .seat--near')).to_have_count(1)
+    expect(page.locator('[data-testid="seats"] .seat--near.seat--you')).to_have_count(1)
+    # The fan on the table mirrors the hand, card for card.
+    hand_codes = page.locator("#hand button[data-card]").evaluate_all(
+        "bs => bs.map(b => b.dataset.card)"
+    )
+    fan_codes = page.locator("[data-hand-fan] [data-fan-card]").evaluate_all(
+        "fs => fs.map(f => f.dataset.fanCard)"
+    )
+    assert fan_codes == hand_codes
+
+    # Drag the table: it turns, within limits, and the angle is remembered.
+    felt = page.locator("[data-table-felt]").bounding_box()
+    assert felt is not None
+    x, y = felt["x"] + felt["width"] / 2, felt["y"] + felt["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 2000, y, steps=5)
+    page.mouse.up()
+    turn = stage.evaluate("e => e.style.getPropertyValue('--turn')")
+    assert turn == "30.0deg", turn
+    saved = json.loads(page.evaluate("localStorage.getItem('daifugo.table.angle')"))
+    assert saved["turn"] == 30
+
+    def select(codes: list[str]) -> None:
+        for code in codes:
+            card = page.locator(f'[data-hand-fan] [data-fan-card="{code}"]')
+            # The fan overlaps: click the visible left edge of the card, as a person does.
+            card.scroll_into_view_if_needed()
+            point = card.evaluate(VISIBLE_POINT)
+            assert point is not None, f"no visible part of {code} in the fan"
+            page.mouse.click(point["x"], point["y"])
+            expect(page.locator(f'#hand button[data-card="{code}"]')).to_have_attribute(
+                "aria-pressed", "true"
+            )
+            expect(card).to_have_class(re.compile(r"\bis-selected\b"))
+
+    def act(name: str) -> None:
+        control = page.locator(f'[data-action="{name}"]')
+        expect(control).to_be_enabled()
+        control.click()
+
+    play_round(page, select, act)
+    expect(page.locator('[data-testid="round-result"]')).to_be_visible()
+    assert_fits(page)
+    assert page_problems(page) == []
+
+
+@pytest.mark.parametrize(("width", "height"), VIEWPORTS, ids=["phone", "laptop"])
+@pytest.mark.parametrize(("lang", "locale", "table"), LANGUAGES, ids=["zh", "ja"])
+def test_a_round_by_keyboard_only_on_the_panel(
+    daphne_server: DaphneServer,
+    new_page: Any,
+    lang: str,
+    locale: str,
+    table: str,
+    width: int,
+    height: int,
+) -> None:
+    page = new_page(locale=locale, viewport={"width": width, "height": height})
+    start_game(page, daphne_server.url, lang, table)
+    # Tab order follows the table: the view switch, then the hand's cards in order, then
+    # Play and Pass (the stage itself is a picture: nothing in it takes focus).
+    hand_codes = page.locator("#hand button[data-card]").evaluate_all(
+        "bs => bs.map(b => b.dataset.card)"
+    )
+    page.locator("[data-view-switch] [data-view]").first.focus()
+    order = []
+    for _ in range(40):
+        order.append(
+            page.evaluate(
+                "() => { const e = document.activeElement;"
+                " return e.dataset.view || e.dataset.card || e.dataset.action || e.tagName; }"
+            )
+        )
+        if order[-1] == hand_codes[-1]:
+            break
+        page.keyboard.press("Tab")
+    assert order == ["oblique", "top", "flat", *hand_codes]
+    assert page.locator("[data-table-stage] :is(button, a, [tabindex])").count() == 0
+    # Shortcuts are written on the buttons.
+    expect(page.locator("#hand .cards__item").first.locator(".card-key")).to_have_text("1")
+    expect(page.locator('[data-action="pass"] kbd')).to_have_text("P")
+    expect(page.locator('[data-action="play"] kbd')).to_have_text("Enter")
+
+    page.locator("main").focus()  # keyboard users start from the page, not a control
+    keys = page.locator("#hand .cards__item").evaluate_all(
+        "items => Object.fromEntries(items.map(i =>"
+        " [i.querySelector('button[data-card]').dataset.card, i.dataset.key]))"
+    )
+
+    def select(codes: list[str]) -> None:
+        nonlocal keys
+        keys = page.locator("#hand .cards__item").evaluate_all(
+            "items => Object.fromEntries(items.map(i =>"
+            " [i.querySelector('button[data-card]').dataset.card, i.dataset.key]))"
+        )
+        for code in codes:
+            page.keyboard.press(keys[code])
+            expect(page.locator(f'#hand button[data-card="{code}"]')).to_have_attribute(
+                "aria-pressed", "true"
+            )
+        # The live region says what was selected.
+        expect(page.locator("#announcer")).not_to_be_empty()
+
+    def act(name: str) -> None:
+        expect(page.locator(f'[data-action="{name}"]')).to_be_enabled()
+        page.keyboard.press({"play": "Enter", "pass": "p", "give": "g"}[name])
+
+    play_round(page, select, act)
+    expect(page.locator('[data-testid="round-result"]')).to_be_visible()
+    # N starts the next round.
+    if page.locator('[data-action="next"]').count():
+        page.locator("main").focus()
+        page.keyboard.press("n")
+        expect(page.locator('[data-testid="round-result"]')).to_have_count(0)
+    assert_fits(page)
+    assert page_problems(page) == []
+
+
+def test_the_view_switch_is_remembered_and_flat_has_no_3d(
+    daphne_server: DaphneServer, new_page: Any
+) -> None:
+    page = new_page(viewport={"width": 1280, "height": 800})
+    start_game(page, daphne_server.url, "zh-hans", "4")
+    stage = page.locator("[data-table-stage]")
+    for view, three_d in (("top", True), ("flat", False)):
+        page.locator(f'[data-view-switch] [data-view="{view}"]').click()
+        expect(stage).to_have_attribute("data-table-view", view)
+        expect(page.locator(f'[data-view="{view}"]')).to_have_attribute("aria-pressed", "true")
+        transform = page.locator("[data-table-felt]").evaluate("e => getComputedStyle(e).transform")
+        assert transform.startswith("matrix3d") == three_d, (view, transform)
+    page.reload()
+    page.wait_for_selector("[data-hand-fan] [data-fan-card]")
+    expect(stage).to_have_attribute("data-table-view", "flat")
+    assert page_problems(page) == []
+
+
+def test_without_3d_transforms_the_table_is_flat(
+    daphne_server: DaphneServer, new_page: Any
+) -> None:
+    page = new_page(viewport={"width": 1280, "height": 800})
+    # A browser without CSS 3D: CSS.supports says no for preserve-3d.
+    page.add_init_script(
+        "const s = CSS.supports.bind(CSS); CSS.supports = (p, v) =>"
+        " (p === 'transform-style' ? false : s(p, v));"
+    )
+    start_game(page, daphne_server.url, "ja", "1v1")
+    expect(page.locator("[data-table-stage]")).to_have_attribute("data-table-view", "flat")
+    expect(page.locator('[data-view-switch] [data-view="oblique"]')).to_be_disabled()
+    expect(page.locator('[data-view-switch] [data-view="flat"]')).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    assert page_problems(page) == []
+
+
+@pytest.mark.parametrize("width", [320, 640])
+def test_readable_at_320_px_and_at_200_percent_zoom(
+    daphne_server: DaphneServer, new_page: Any, width: int
+) -> None:
+    # 200% zoom of a 1280 px window lays the page out at 640 CSS px.
+    page = new_page(viewport={"width": width, "height": 700}, device_scale_factor=2)
+    start_game(page, daphne_server.url, "zh-hans", "4")
+    assert_fits(page)
+    for selector in ('[data-testid="seats"] .seat__name', "#hand button[data-card]"):
+        box = page.locator(selector).first.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+    assert page_problems(page) == []
