@@ -229,8 +229,13 @@ def test_the_view_switch_is_remembered_and_flat_has_no_3d(
         page.locator(f'[data-view-switch] [data-view="{view}"]').click()
         expect(stage).to_have_attribute("data-table-view", view)
         expect(page.locator(f'[data-view="{view}"]')).to_have_attribute("aria-pressed", "true")
-        transform = page.locator("[data-table-felt]").evaluate("e => getComputedStyle(e).transform")
-        assert transform.startswith("matrix3d") == three_d, (view, transform)
+        # The felt eases into the new view (a CSS transition): wait for where it settles.
+        page.wait_for_function(
+            "(want) => { const t = getComputedStyle(document.querySelector("
+            "'[data-table-felt]')).transform; return t.startsWith('matrix3d') === want; }",
+            arg=three_d,
+            timeout=5000,
+        )
     page.reload()
     page.wait_for_selector("[data-hand-fan] [data-fan-card]")
     expect(stage).to_have_attribute("data-table-view", "flat")
