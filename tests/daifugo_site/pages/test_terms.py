@@ -218,7 +218,8 @@ def test_no_kana_in_chinese_msgstrs() -> None:
 class _Text(HTMLParser):
     """Visible text nodes and accessible names (aria-label, title, alt), per element."""
 
-    SKIP = {"script", "style", "template"}
+    # <kbd> prints a key as the keyboard labels it (P, Enter): a key cap, not a sentence.
+    SKIP = {"script", "style", "template", "kbd"}
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
