@@ -2,8 +2,9 @@
 
 An :class:`Observation` holds the seat's own hand, every public play and
 pass of the round, each player's card count, the field and its locks, who is
-out, the titles and the cards this seat gave and got in the exchange. It holds
-no other hand and not the face-down cards: the computer players and the web
+out, the titles, the cards this seat gave and got in the exchange, and the
+effects of the last action (public facts; a gift's cards only for its two seats).
+It holds no other hand and not the face-down cards: the computer players and the web
 layer get nothing else, so nothing else can leak.
 
 >>> from rules_engine import RuleSet, Round
@@ -19,9 +20,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import REAL_MASK, format_cards, full_deck
+from .effects import Effect, effect_json, visible_to
 from .moves import Move
 from .rules import RuleSet
-from .state import PHASE_NAMES, PLAY, Round, titles_for
+from .state import _W_SEEN, PHASE_NAMES, PLAY, Round, titles_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +56,9 @@ class Observation:
     first_leader: int
     #: Match points so far per seat (public), when the round is part of a match.
     scores: tuple[int, ...] | None = None
+    #: What the last action did (public facts; exchange cards only for the two seats
+    #: concerned), so that nobody has to compare two states to find out.
+    effects: tuple[Effect, ...] = ()
 
     @property
     def hand_text(self) -> str:
@@ -131,6 +136,7 @@ class Observation:
             "result": list(self.result) if self.result is not None else None,
             "legal": [str(m) for m in self.legal],
             "scores": list(self.scores) if self.scores is not None else None,
+            "effects": [effect_json(e) for e in self.effects],
         }
 
 
@@ -171,6 +177,7 @@ def observe(r: Round, seat: int, scores: tuple[int, ...] | None = None) -> Obser
         legal=tuple(r.legal_moves()) if r.phase == PLAY and r.to_act == seat else (),
         first_leader=r.first_leader,
         scores=scores,
+        effects=visible_to(r.effects, seat),
     )
 
 
@@ -215,4 +222,5 @@ def round_from_observation(obs: Observation, hands: list[int]) -> Round:
     r.history = node
     r.facedown = 0
     r.result = obs.result
+    r.why = (_W_SEEN, obs.effects)
     return r

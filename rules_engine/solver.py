@@ -69,14 +69,8 @@ def position_key(r: Round) -> Hashable:
 
 def hero_place(r: Round, hero: int) -> int | None:
     """The hero's final place if it is already decided, else ``None``."""
-    if r.result is not None:
-        return r.result.index(hero)
-    if hero in r.penalised:
-        # Penalised players fill the bottom, the first penalised last.
-        return r.n - 1 - r.penalised.index(hero)
-    if hero in r.out:
-        return sum(1 for s in r.out[: r.out.index(hero)] if s not in r.penalised)
-    return None
+    place = r.place_of(hero)  # the engine's one reading of places (1-based)
+    return None if place is None else place - 1
 
 
 class Solver:

@@ -31,7 +31,6 @@ from .cards import (
     JOKER_SHIFT,
     JOKER_UNIT,
     NUM_RANKS,
-    RANK_2,
     RANK_3,
     RANK_8,
     RANK_J,
@@ -46,9 +45,32 @@ from .cards import (
     parse_cards,
     suit_lanes,
 )
+from .effects import (
+    CLEAR_REASONS,
+    CLEARED,
+    EIGHT_CUT,
+    EXCHANGE_OVER,
+    GIFT,
+    JBACK,
+    MIYAKO_OCHI,
+    NUMBER_LOCK,
+    PASSED,
+    PENALISED,
+    PLAYED,
+    REVOLUTION,
+    ROUND_OVER,
+    SPADE3_RETURN,
+    SUIT_LOCK,
+    WENT_OUT,
+    Effect,
+    cuts,
+    finish_entry,
+    returns_spade3,
+    toggles_jback,
+    toggles_revolution,
+)
 from .moves import (
     FORMS,
-    GROUP,
     JOKER_ONLY,
     PASS,
     PASS_FORM,
@@ -89,11 +111,16 @@ TITLES_BY_SIZE: dict[int, tuple[str, ...]] = {
     6: ("daifugo", "fugo", "heimin", "heimin", "hinmin", "daihinmin"),
 }
 
-_FF_JOKER, _FF_LONE, _FF_TOP, _FF_EIGHT, _FF_CUT, _FF_S3, _FF_REVO = (1 << i for i in range(7))
+# What the last action did, recorded by apply/give/start as ``Round.why`` and read back
+# as ``Round.effects``: the kind of action, then (for a play or a pass) the actor, the
+# move, these flags, the forbidden_finish entry broken, the seat miyako-ochi dropped and
+# the index of the clear reason in CLEAR_REASONS (-1: the field stays).
+# A round rebuilt from an observation carries the observed effects as they are.
+_W_START, _W_PLAY, _W_PASS, _W_GIVE, _W_SEEN = range(5)
+_F_CUT, _F_S3, _F_REVO, _F_JB, _F_LOCK, _F_NLOCK, _F_OUT, _F_JB_WAS = (1 << i for i in range(8))
+_CLEAR_CUT, _CLEAR_S3, _CLEAR_PASSED, _CLEAR_NOBODY = range(4)
 _MASK_8 = RANK_MASKS[RANK_8]
 _MASK_J = RANK_MASKS[RANK_J]
-_MASK_2 = RANK_MASKS[RANK_2]
-_MASK_3 = RANK_MASKS[RANK_3]
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +178,7 @@ class Round:
         "history",
         "facedown",
         "result",
+        "why",
     )
 
     rules: RuleSet
@@ -178,6 +206,7 @@ class Round:
     history: Any
     facedown: int
     result: tuple[int, ...] | None
+    why: tuple[Any, ...] | None
 
     # -- construction ----------------------------------------------------------
 
@@ -239,6 +268,7 @@ class Round:
         self.history = None
         self.facedown = facedown
         self.result = None
+        self.why = (_W_START,)
         hands_list = list(parsed)
         if leader is None:
             leader = previous[-1] if previous is not None else _first_leader(hands_list)
@@ -341,10 +371,12 @@ class Round:
         new.history = self.history
         new.facedown = self.facedown
         new.result = self.result
+        new.why = None
         return new
 
     def _key(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in Round.__slots__)
+        # ``why`` (the last action's effects) is left out: it follows from the history.
+        return tuple(getattr(self, name) for name in _KEY_SLOTS)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Round):
@@ -375,6 +407,115 @@ class Round:
     @property
     def phase_name(self) -> str:
         return PHASE_NAMES[self.phase]
+
+    def place_of(self, seat: int) -> int | None:
+        """The finishing place (1 = first) of ``seat``, ``None`` while it still plays.
+
+        Clean finishers take the places from the top in the order they go out;
+        penalised players (an illegal finish, miyako-ochi) fill the places from the
+        bottom in the order the penalties happen, so a later one is not last.
+
+        >>> from rules_engine import RuleSet
+        >>> r = Round.start(RuleSet.preset("standard"), ["S2", "H4 H5", "C6 C7", "D9 DT"], leader=0)
+        >>> r.apply("S2").place_of(0)   # a 2 is a forbidden finish in the standard preset
+        4
+        """
+        if self.result is not None:
+            return self.result.index(seat) + 1
+        penalised = self.penalised
+        if seat in penalised:
+            return self.n - penalised.index(seat)
+        out = self.out
+        if seat in out:
+            place = 1
+            for s in out:
+                if s == seat:
+                    return place
+                if s not in penalised:
+                    place += 1
+        return None
+
+    def places(self) -> tuple[int | None, ...]:
+        """Each seat's finishing place (see :meth:`place_of`).
+
+        >>> from rules_engine import RuleSet
+        >>> r = Round.start(RuleSet.preset("standard"), ["S2", "H4 H5", "C6 C7", "D9 DT"], leader=0)
+        >>> r.apply("S2").places()
+        (4, None, None, None)
+        """
+        return tuple(self.place_of(s) for s in range(self.n))
+
+    @property
+    def effects(self) -> tuple[Effect, ...]:
+        """What the action that made this round did, in reading order (see
+        :mod:`rules_engine.effects`); a round rebuilt from an observation has the
+        observed ones.
+
+        >>> from rules_engine import RuleSet
+        >>> r = Round.start(RuleSet.preset("basic"), ["S3 H5", "HK", "D6"], leader=0)
+        >>> [(e.kind, e.seat) for e in r.apply("S3").apply("HK").effects]
+        [('played', 1), ('went_out', 1)]
+        """
+        why = self.why
+        if why is None:
+            return ()
+        code = why[0]
+        if code == _W_SEEN:
+            seen: tuple[Effect, ...] = why[1]
+            return seen
+        out: list[Effect] = []
+        if code == _W_START:
+            for giver, receiver, cards, _auto in self.exchange:
+                out.append(
+                    Effect(GIFT, giver, to=receiver, cards=cards, size=count(cards), on=True)
+                )
+            if self.phase == OVER:
+                out.append(Effect(ROUND_OVER))
+            return tuple(out)
+        if code == _W_GIVE:
+            _, seat, receiver, cards = why
+            out.append(Effect(GIFT, seat, to=receiver, cards=cards, size=count(cards)))
+            if self.phase == PLAY:
+                out.append(Effect(EXCHANGE_OVER, self.to_act))
+            elif self.phase == OVER:
+                out.append(Effect(ROUND_OVER))
+            return tuple(out)
+        _, actor, move, flags, entry, dropped, clear = why
+        cleared = clear >= 0
+        if code == _W_PASS:
+            out.append(Effect(PASSED, actor))
+        else:
+            out.append(Effect(PLAYED, actor, move))
+            if flags & _F_CUT:
+                out.append(Effect(EIGHT_CUT, actor))
+            if flags & _F_S3:
+                out.append(Effect(SPADE3_RETURN, actor))
+            if flags & _F_REVO:
+                out.append(Effect(REVOLUTION, on=self.revolution))
+            # Field effects are told only when they outlive the play: a lock started by
+            # a play that also clears the field (or ends the round) never applies.
+            if not cleared and self.phase == PLAY:
+                if flags & _F_JB:
+                    out.append(Effect(JBACK, reason="played", on=self.jback))
+                if flags & _F_LOCK:
+                    out.append(Effect(SUIT_LOCK, suits=self.lock))
+                if flags & _F_NLOCK:
+                    out.append(Effect(NUMBER_LOCK))
+            if flags & _F_OUT:
+                places = self.places()
+                if entry is not None:
+                    out.append(Effect(PENALISED, actor, place=places[actor] or 0, reason=entry))
+                else:
+                    out.append(Effect(WENT_OUT, actor, place=places[actor] or 0))
+                if dropped >= 0:
+                    out.append(Effect(MIYAKO_OCHI, dropped, place=places[dropped] or 0))
+        if cleared:
+            out.append(Effect(CLEARED, self.to_act, reason=CLEAR_REASONS[clear]))
+            if flags & _F_JB_WAS:
+                out.append(Effect(JBACK, reason="cleared", on=False))
+        if self.phase == OVER:
+            out.append(Effect(ROUND_OVER))
+        return tuple(out)
 
     def counts(self) -> tuple[int, ...]:
         return tuple(count(h) for h in self.hands)
@@ -595,8 +736,18 @@ class Round:
         others = self.active & ~(1 << self.last)
         if passed & others == others:
             new._clear(self.last)
+            new.why = (
+                _W_PASS,
+                actor,
+                PASS,
+                _F_JB_WAS if self.jback else 0,
+                None,
+                -1,
+                _CLEAR_PASSED,
+            )
         else:
             new.to_act = new._next_to_act(actor)
+            new.why = (_W_PASS, actor, PASS, 0, None, -1, -1)
         return new
 
     def _play(self, actor: int, move: Move, rev: bool) -> Round | Refusal:
@@ -605,18 +756,15 @@ class Round:
         form = move.form
         rank = move.rank
         spade3 = False
+        flags = 0
         if top is not None:
             if form != top.form:
                 return _R["wrong_form"]
             if move.size != top.size:
                 return _R["wrong_count"]
-            if (
-                rules.spade3_return
-                and move.cards == SPADE_3
-                and top.form == SINGLE
-                and top.rank == JOKER_RANK
-            ):
+            if move.cards == SPADE_3 and returns_spade3(move, rules, top):
                 spade3 = True
+                flags = _F_S3
             else:
                 lock = self.lock
                 if lock and move.suits & ~lock:
@@ -637,28 +785,15 @@ class Round:
                         return _R["not_stronger"]
 
         # Accepted: work out the play's effects, all judged before any of them.
-        real = move.cards & REAL_MASK
-        size = move.size
-        if rules.eight_cut == "off":
-            cut = False
-        elif rules.eight_cut == "groups":
-            cut = form != SEQUENCE and rank == RANK_8
-        else:
-            cut = bool(real & _MASK_8)
-        if rules.jback == "off":
-            jb = False
-        elif rules.jback == "groups":
-            jb = form != SEQUENCE and rank == RANK_J
-        else:
-            jb = bool(real & _MASK_J)
-        revo = rules.revolution and (
-            (form == GROUP and size >= rules.revolution_group_min)
-            or (
-                form == SEQUENCE
-                and rules.revolution_sequence_min is not None
-                and size >= rules.revolution_sequence_min
-            )
-        )
+        # The same predicates the computer players ask (rules_engine.effects), behind
+        # cheap guards: both readings of the 8-cut (and of 11-back) need a real 8 (J) in
+        # the play, and a single never toggles revolution.
+        cards = move.cards
+        cut = bool(cards & _MASK_8) and cuts(move, rules)
+        jb = bool(cards & _MASK_J) and toggles_jback(move, rules)
+        revo = form != SINGLE and toggles_revolution(move, rules)
+        if cut:
+            flags |= _F_CUT
 
         new = self._copy()
         new.history = (self.history, actor, move)
@@ -678,6 +813,7 @@ class Round:
                 new.streak = 1 if move.jokers == 0 else 0
             if rules.suit_lock and not self.lock and new.streak >= rules.suit_lock_after:
                 new.lock = move.suits
+                flags |= _F_LOCK
             if (
                 rules.number_lock
                 and not self.nlock
@@ -687,17 +823,26 @@ class Round:
                 and _strength(rank, rev) == _strength(top.rank, rev) + 1
             ):
                 new.nlock = True
+                flags |= _F_NLOCK
         if revo:
             new.revolution = not self.revolution
+            flags |= _F_REVO
         if jb:
             new.jback = not self.jback
+            flags |= _F_JB
+        if self.jback:
+            flags |= _F_JB_WAS
+        entry = None
+        dropped = -1
 
         # Going out.
         if not hand:
+            flags |= _F_OUT
             bit = 1 << actor
             new.active = self.active & ~bit
             new.out = self.out + (actor,)
-            if self._illegal_finish(move, real, cut, spade3, revo):
+            entry = finish_entry(move, rules, self.revolution, cut, spade3, revo)
+            if entry is not None:
                 new.penalised = self.penalised + (actor,)
             elif not self.clean_out:
                 new.clean_out = True
@@ -719,43 +864,32 @@ class Round:
 
         if new.active.bit_count() <= 1:
             new._finish()
+            new.why = (_W_PLAY, actor, move, flags, entry, dropped, -1)
             return new
         if cut or spade3:
             new._clear(actor)
+            new.why = (
+                _W_PLAY,
+                actor,
+                move,
+                flags,
+                entry,
+                dropped,
+                _CLEAR_CUT if cut else _CLEAR_S3,
+            )
             return new
         if rules.pass_until_clear:
             others = new.active & ~(1 << actor)
             if self.passed & others == others:
                 # Everyone left has passed already: nobody can answer.
                 new._clear(actor)
+                new.why = (_W_PLAY, actor, move, flags, entry, dropped, _CLEAR_NOBODY)
                 return new
         else:
             new.passed = 0
         new.to_act = new._next_to_act(actor)
+        new.why = (_W_PLAY, actor, move, flags, entry, dropped, -1)
         return new
-
-    def _illegal_finish(self, move: Move, real: int, cut: bool, spade3: bool, revo: bool) -> bool:
-        rules = self.rules
-        ff = rules.ff_mask
-        if not ff:
-            return False
-        if rules.forbidden_finish_sequences_exempt and move.form == SEQUENCE:
-            return False
-        if ff & _FF_JOKER and move.jokers:
-            return True
-        if ff & _FF_LONE and not real:
-            return True
-        # The top rank is 2, or 3 during a revolution (the state before this
-        # play): seeds 002 and 003 say "2 (3 during a revolution)".
-        if ff & _FF_TOP and real & (_MASK_3 if self.revolution else _MASK_2):
-            return True
-        if ff & _FF_EIGHT and rules.eight_cut != "off" and real & _MASK_8:
-            return True
-        if ff & _FF_CUT and cut:
-            return True
-        if ff & _FF_S3 and spade3:
-            return True
-        return bool(ff & _FF_REVO and revo)
 
     # -- the exchange -----------------------------------------------------------------
 
@@ -785,6 +919,7 @@ class Round:
         owed_list[seat] = 0
         new.owed = tuple(owed_list)
         new.exchange = self.exchange + ((seat, receiver, cards, False),)
+        new.why = (_W_GIVE, seat, receiver, cards)
         if not any(new.owed):
             new.phase = PLAY
             leader = self.first_leader
@@ -803,6 +938,9 @@ class Round:
         cards = parse_cards(text)
         move = analyse(cards, _form_code(form), self.reversed, self.rules.sequence_min)
         return move if move is not None else _R["not_a_combination"]
+
+
+_KEY_SLOTS = tuple(name for name in Round.__slots__ if name != "why")
 
 
 def _hand_value(hand: int | str, jokers: int) -> int:

@@ -10,12 +10,12 @@ from typing import Any
 from django.urls import NoReverseMatch, reverse
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
+from daifugo_site.ui.labels import cards_text, suit_labels
+from daifugo_site.ui.narrator import Line, narrate
 from daifugo_site.ui.reasons import reason_text
-from daifugo_site.ui.templatetags.cards import card_name
 from rules_engine import Round, card_codes, parse_cards
-from rules_engine.state import EXCHANGE, OVER, PLAY
+from rules_engine.state import EXCHANGE, PLAY
 
 from . import engine
 from .markup import render
@@ -32,19 +32,6 @@ def seat_name(seat: int) -> str:
     return _("Player %(number)s") % {"number": seat}
 
 
-def suit_label(suit: int) -> str:
-    return (
-        pgettext("card suit", "Spades"),
-        pgettext("card suit", "Hearts"),
-        pgettext("card suit", "Diamonds"),
-        pgettext("card suit", "Clubs"),
-    )[suit]
-
-
-def cards_words(codes: list[str]) -> str:
-    return pgettext("list separator", ", ").join(card_name(code) for code in codes)
-
-
 def move_codes(text: str) -> list[str]:
     cards, _form = engine.split_move(text)
     if cards == "pass" or not cards:
@@ -54,123 +41,15 @@ def move_codes(text: str) -> list[str]:
 
 # -- sentences for what happened ----------------------------------------------------------------
 
-
-@dataclass
-class Event:
-    text: str
-    codes: list[str] = field(default_factory=list)
-    kind: str = "info"
+#: A sentence about a replayed action: the narrator's (text, cards, kind).
+Event = Line
 
 
 def describe(action: dict[str, Any], seat: int, before: Round, after: Round) -> list[Event]:
-    """One replayed action in sentences, effects included."""
-    events: list[Event] = []
-    name = seat_name(seat)
-    if "give" in action:
-        receiver = before.partner[seat]
-        codes = card_codes(after.hands[receiver] - before.hands[receiver])
-        events.append(
-            Event(
-                _("%(giver)s gave %(cards)s to %(receiver)s.")
-                % {"giver": name, "cards": cards_words(codes), "receiver": seat_name(receiver)},
-                codes,
-                "exchange",
-            )
-        )
-        if after.phase != EXCHANGE:
-            events.append(
-                Event(
-                    _("The exchange is over. %(name)s leads.") % {"name": seat_name(after.to_act)}
-                )
-            )
-        return events
-    if "pass" in action:
-        events.append(Event(_("%(name)s passed.") % {"name": name}, [], "pass"))
-        if after.top is None and after.phase == PLAY:
-            events.append(
-                Event(
-                    _("Everyone passed: the field is cleared. %(name)s leads.")
-                    % {"name": seat_name(after.to_act)},
-                    [],
-                    "clear",
-                )
-            )
-        return events
-    codes = card_codes(before.hands[seat] - after.hands[seat])
-    events.append(
-        Event(
-            _("%(name)s played %(cards)s.") % {"name": name, "cards": cards_words(codes)},
-            codes,
-            "play",
-        )
-    )
-    events.extend(effects(seat, before, after))
-    return events
-
-
-def effects(seat: int, before: Round, after: Round) -> list[Event]:
-    events = []
-    if after.revolution != before.revolution:
-        events.append(
-            Event(
-                _("Revolution! The order of strength is reversed.")
-                if after.revolution
-                else _("Counter-revolution: the order of strength is back to normal."),
-                [],
-                "effect",
-            )
-        )
-    if after.top is not None and after.jback != before.jback:
-        events.append(
-            Event(
-                _("11-back: the order is reversed until the field clears.")
-                if after.jback
-                else _("11-back again: the order turns back until the field clears."),
-                [],
-                "effect",
-            )
-        )
-    if after.lock and not before.lock:
-        suits = pgettext("list separator", ", ").join(
-            suit_label(s) for s in range(4) if after.lock >> s & 1
-        )
-        events.append(
-            Event(
-                _("Suit lock: %(suits)s until the field clears.") % {"suits": suits}, [], "effect"
-            )
-        )
-    if after.nlock and not before.nlock:
-        events.append(
-            Event(
-                _("Number lock: each play must be one rank stronger until the field clears."),
-                [],
-                "effect",
-            )
-        )
-    for out_seat in after.out[len(before.out) :]:
-        name = seat_name(out_seat)
-        if out_seat != seat:
-            text = _("Miyako-ochi: %(name)s, last round's top player, drops to the bottom.")
-            events.append(Event(text % {"name": name}, [], "out"))
-        elif out_seat in after.penalised:
-            text = _("%(name)s went out with a forbidden finish and drops to the bottom.")
-            events.append(Event(text % {"name": name}, [], "out"))
-        else:
-            place = sum(1 for s in after.out if s not in after.penalised)
-            text = _("%(name)s went out in place %(place)d.")
-            events.append(Event(text % {"name": name, "place": place}, [], "out"))
-    if after.phase == PLAY and after.top is None:
-        events.append(
-            Event(
-                _("The field is cleared at once. %(name)s leads.")
-                % {"name": seat_name(after.to_act)},
-                [],
-                "clear",
-            )
-        )
-    if after.phase == OVER and before.phase != OVER:
-        events.append(Event(_("The round is over."), [], "over"))
-    return events
+    """One replayed action in sentences: the engine's record of what it did, narrated
+    (``action``, ``seat`` and ``before`` are what the replay log holds; the effects on
+    ``after`` already say everything)."""
+    return narrate(after.effects, seat_name)
 
 
 # -- the table ------------------------------------------------------------------------------
@@ -210,13 +89,9 @@ class TableView:
 
 def table_view(r: Round, show_hands: bool) -> TableView:
     seats = []
+    places = r.places()
     for seat in range(r.n):
-        place = None
-        if seat in r.out:
-            if seat in r.penalised:
-                place = r.n - r.penalised.index(seat)
-            else:
-                place = 1 + sum(1 for s in r.out[: r.out.index(seat)] if s not in r.penalised)
+        place = places[seat] if seat in r.out else None
         seats.append(
             SeatView(
                 seat=seat,
@@ -239,7 +114,7 @@ def table_view(r: Round, show_hands: bool) -> TableView:
         field_name=seat_name(r.last) if r.top is not None and r.last >= 0 else "",
         revolution=r.revolution,
         jback=r.jback,
-        lock_suits=[suit_label(s) for s in range(4) if r.lock >> s & 1],
+        lock_suits=suit_labels(r.lock),
         number_lock=r.nlock,
         phase=r.phase_name,
         owe=r.owed[engine.LEARNER] if r.phase == EXCHANGE else 0,
@@ -390,14 +265,14 @@ def _losing_feedback(step: Step, data: dict[str, Any], codes: list[str]) -> Feed
             sentence = (
                 _("You pass.")
                 if move == "pass"
-                else _("You play %(cards)s.") % {"cards": cards_words(cards)}
+                else _("You play %(cards)s.") % {"cards": cards_text(cards)}
             )
         elif move == "pass":
             sentence = _("%(name)s passes.") % {"name": seat_name(seat)}
         else:
             sentence = _("%(name)s plays %(cards)s.") % {
                 "name": seat_name(seat),
-                "cards": cards_words(cards),
+                "cards": cards_text(cards),
             }
         if out is not None:
             # Translators: follows a play in a puzzle's explanation line.

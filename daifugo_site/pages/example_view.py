@@ -1,9 +1,11 @@
 """An example hand as a reader sees it, worked out by the rules engine.
 
-The scenario is run with ``run_scenario``; the rounds it passes through give, for each step,
-who acted and what changed (the field cleared, a revolution, a lock, someone went out). So
-the page shows what the engine did, never a description typed by hand: the only hand-written
-part is the caption, and the scenario's own checks make the engine agree with it.
+The scenario is run with ``run_scenario``; each round it passes through carries the engine's
+record of what the step did (``Round.effects``: the field cleared and why, a revolution, a
+lock, someone went out and in which place), told by the site's one narrator
+(``daifugo_site.ui.narrator``). So the page shows what the engine did, never a description
+typed by hand or guessed from two states: the only hand-written part is the caption, and the
+scenario's own checks make the engine agree with it.
 """
 
 from __future__ import annotations
@@ -14,11 +16,14 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext
 
+from daifugo_site.ui.labels import title_label
+from daifugo_site.ui.narrator import narrate
 from rules_engine import SEQUENCE, Round, card_codes, parse_cards
-from rules_engine.cards import RANKS, SUITS
-from rules_engine.scenarios import lock_text, run_scenario
+from rules_engine.cards import RANKS
+from rules_engine.effects import GIFT, PASSED, PLAYED
+from rules_engine.scenarios import run_scenario
 from rules_engine.state import titles_for
 
 from .option_values import format_value, list_separator
@@ -33,18 +38,6 @@ class ExampleError(ValueError):
 def seat_label(seat: int) -> str:
     # Translators: a player in an example hand; %(letter)s is A, B, C...
     return gettext("Player %(letter)s") % {"letter": SEAT_LETTERS[seat]}
-
-
-def title_label(title: str) -> str:
-    return {
-        "daifugo": pgettext("title", "Daifugō"),
-        "fugo": pgettext("title", "Fugō"),
-        "heimin": pgettext("title", "Heimin"),
-        "hinmin": pgettext("title", "Hinmin"),
-        "daihinmin": pgettext("title", "Daihinmin"),
-        "winner": pgettext("title", "Winner"),
-        "loser": pgettext("title", "Loser"),
-    }[title]
 
 
 def reason_label(reason: str) -> str:
@@ -155,77 +148,15 @@ def _joker_note(move: Any) -> str:
     return gettext("The joker counts as a %(rank)s.") % {"rank": _rank_text(move.rank)}
 
 
-def _effects(before: Round, after: Round, actor: int, played: Any | None) -> list[str]:
-    """What a play or a pass changed, in reading order."""
+def _notes(after: Round, played: Any | None) -> list[str]:
+    """What a step did, in reading order: the joker's reading, then the narrated effects
+    (the play or pass itself is the step's own line)."""
     notes: list[str] = []
     if played is not None:
         joker = _joker_note(played)
         if joker:
             notes.append(joker)
-    if after.revolution != before.revolution:
-        notes.append(
-            gettext("Revolution: the order of the cards is reversed.")
-            if after.revolution
-            else gettext("A second revolution: the order is back to normal.")
-        )
-    if after.jback and not before.jback:
-        notes.append(gettext("11-back: the order is reversed until the field clears."))
-    if after.lock and not before.lock:
-        symbols = " ".join(
-            "♠♥♦♣"[SUITS.index(suit)] for suit in (lock_text(after.lock) or "").split()
-        )
-        notes.append(
-            gettext("Suit lock: until the field clears, only %(suits)s may be played.")
-            % {"suits": symbols}
-        )
-    if after.nlock and not before.nlock:
-        notes.append(gettext("Number lock: each play must now be exactly one rank higher."))
-    for seat in after.out[len(before.out) :]:
-        penalised = seat in after.penalised[len(before.penalised) :]
-        if seat != actor:
-            notes.append(
-                gettext(
-                    "Miyako-ochi: %(player)s, first in the previous round, drops out and "
-                    "takes a bottom place."
-                )
-                % {"player": seat_label(seat)}
-            )
-        elif penalised:
-            notes.append(
-                gettext("%(player)s goes out with a forbidden play: an illegal finish.")
-                % {"player": seat_label(seat)}
-            )
-        else:
-            notes.append(gettext("%(player)s goes out.") % {"player": seat_label(seat)})
-    cleared = after.top is None and (before.top is not None or played is not None)
-    if after.over:
-        notes.append(gettext("The round is over."))
-    elif cleared:
-        leader = seat_label(after.to_act)
-        if played is None:
-            notes.append(
-                gettext("Everyone else has passed: the field clears and %(player)s leads.")
-                % {"player": leader}
-            )
-        elif (
-            before.top is not None
-            and before.rules.spade3_return
-            and card_codes(played.cards) == ["S3"]
-            and card_codes(before.top.cards) == ["JK"]
-        ):
-            notes.append(
-                gettext("Spade-3 return: the field clears and %(player)s leads.")
-                % {"player": leader}
-            )
-        elif "8" in {code[1] for code in card_codes(played.cards) if code != "JK"}:
-            notes.append(
-                gettext("8-cut: the field clears and %(player)s leads again.") % {"player": leader}
-            )
-        else:
-            notes.append(
-                gettext("Nobody can answer: the field clears and %(player)s leads.")
-                % {"player": leader}
-            )
+    notes += [line.text for line in narrate(after.effects, seat_label, skip=(PLAYED, PASSED))]
     return notes
 
 
@@ -252,19 +183,26 @@ def build(
         involved.add(actor)
         who = seat_label(actor)
         if "play" in step:
-            played = after.history[2] if after.history is not None else None
+            played = next((e.move for e in after.effects if e.kind == PLAYED), None)
             steps.append(
                 Step(
                     "play",
                     who,
                     cards=_cards_html(_move_codes(step["play"])),
-                    notes=_effects(before, after, actor, played),
+                    notes=_notes(after, played),
                 )
             )
         elif "pass" in step:
-            steps.append(Step("pass", who, notes=_effects(before, after, actor, None)))
+            steps.append(Step("pass", who, notes=_notes(after, None)))
         elif "give" in step:
-            steps.append(Step("give", who, cards=_cards_html(_move_codes(step["give"]))))
+            steps.append(
+                Step(
+                    "give",
+                    who,
+                    cards=_cards_html(_move_codes(step["give"])),
+                    notes=[line.text for line in narrate(after.effects, seat_label, skip=(GIFT,))],
+                )
+            )
         elif "illegal" in step:
             reason = reason_label(step["reason"])
             if step["illegal"] == "pass":
@@ -292,16 +230,9 @@ def build(
         involved.update(previous)
     if scenario.get("revolution"):
         intro.append(gettext("A revolution is in force from the start."))
-    for giver, receiver, gift, _automatic in first.exchange:
+    for giver, receiver, _gift, _automatic in first.exchange:
         involved.update((giver, receiver))
-        intro.append(
-            gettext("%(giver)s hands %(cards)s to %(receiver)s at once.")
-            % {
-                "giver": seat_label(giver),
-                "receiver": seat_label(receiver),
-                "cards": list_separator().join(_card_name(code) for code in card_codes(gift)),
-            }
-        )
+    intro += [line.text for line in narrate(first.effects, seat_label)]
     for seat in rounds[-1].out:
         involved.add(seat)
 
@@ -333,12 +264,6 @@ def build(
         steps=steps,
         result=result_lines,
     )
-
-
-def _card_name(code: str) -> str:
-    from daifugo_site.ui.templatetags.cards import card_name
-
-    return card_name(code)
 
 
 def render(

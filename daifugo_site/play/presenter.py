@@ -10,20 +10,19 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
-from daifugo_site.ui.templatetags.cards import card_name
-from rules_engine import Action, Match, Move, Observation, Refusal, Round, card_codes, observe
+from daifugo_site.ui.labels import suit_labels, title_label
+from daifugo_site.ui.narrator import Line, narrate
+from rules_engine import Match, Move, Observation, Refusal, Round, card_codes, observe
+from rules_engine.effects import visible_to
 from rules_engine.match import apply_to_round
-from rules_engine.state import EXCHANGE, OVER
 
 from .models import Game
-
-SUIT_ORDER = "SHDC"
 
 
 def level_label(level: str | None) -> str:
@@ -32,27 +31,6 @@ def level_label(level: str | None) -> str:
         "intermediate": pgettext("computer level", "Intermediate"),
         "advanced": pgettext("computer level", "Advanced"),
     }.get(level or "", "")
-
-
-def title_label(title: str | None) -> str:
-    return {
-        "daifugo": pgettext("title", "Daifugō"),
-        "fugo": pgettext("title", "Fugō"),
-        "heimin": pgettext("title", "Heimin"),
-        "hinmin": pgettext("title", "Hinmin"),
-        "daihinmin": pgettext("title", "Daihinmin"),
-        "winner": pgettext("title", "Winner"),
-        "loser": pgettext("title", "Loser"),
-    }.get(title or "", "")
-
-
-def suit_label(suit: int) -> str:
-    return (
-        pgettext("card suit", "Spades"),
-        pgettext("card suit", "Hearts"),
-        pgettext("card suit", "Diamonds"),
-        pgettext("card suit", "Clubs"),
-    )[suit]
 
 
 def seat_name(game: Game, seat: int, owner_view: bool = True) -> str:
@@ -66,170 +44,24 @@ def seat_name(game: Game, seat: int, owner_view: bool = True) -> str:
     }
 
 
-def cards_words(cards: int) -> str:
-    """Card names in the active language, as a list ("Spades 3, Hearts 3")."""
-    separator = pgettext("list separator", ", ")
-    return separator.join(card_name(code) for code in card_codes(cards))
-
-
 def move_codes(move: Move | None) -> list[str]:
     return card_codes(move.cards) if move is not None else []
 
 
 # -- the log in words ------------------------------------------------------------------------
 
-
-@dataclass
-class Event:
-    text: str
-    cards: list[str] = field(default_factory=list)
-    kind: str = "info"
+#: A line of the log: the narrator's (text, cards, kind).
+Event = Line
 
 
-def describe_step(
-    game: Game, action: Action, before: Round, after: Round, viewer: int | None
-) -> list[Event]:
-    """What happened in one action, as sentences (public facts only, plus the viewer's
-    own exchange cards)."""
-    events: list[Event] = []
+def describe_step(game: Game, after: Round, viewer: int | None) -> list[Event]:
+    """What the action that made ``after`` did, as sentences: the engine's effects as
+    ``viewer`` may see them (None: public facts only; exchange cards only for the two
+    seats concerned)."""
     owner_view = viewer is not None
-
-    if action.kind == "give":
-        seat = action.seat
-        assert seat is not None
-        receiver = before.partner[seat]
-        cards = after.hands[receiver] - before.hands[receiver]
-        if viewer in (seat, receiver):
-            text = _("%(giver)s gave %(cards)s to %(receiver)s.") % {
-                "giver": seat_name(game, seat, owner_view),
-                "cards": cards_words(cards),
-                "receiver": seat_name(game, receiver, owner_view),
-            }
-            events.append(Event(text, card_codes(cards), "exchange"))
-        else:
-            n = len(card_codes(cards))
-            text = ngettext(
-                "%(giver)s gave back %(count)d card to %(receiver)s.",
-                "%(giver)s gave back %(count)d cards to %(receiver)s.",
-                n,
-            ) % {
-                "giver": seat_name(game, seat, owner_view),
-                "count": n,
-                "receiver": seat_name(game, receiver, owner_view),
-            }
-            events.append(Event(text, [], "exchange"))
-        if after.phase != EXCHANGE:
-            events.append(
-                Event(
-                    _("The exchange is over. %(name)s leads.")
-                    % {"name": seat_name(game, after.to_act, owner_view)}
-                )
-            )
-        return events
-    seat = action.seat
-    assert seat is not None
-    name = seat_name(game, seat, owner_view)
-    if action.kind == "pass":
-        events.append(Event(_("%(name)s passed.") % {"name": name}, [], "pass"))
-    else:
-        played = before.hands[seat] - after.hands[seat]
-        events.append(
-            Event(
-                _("%(name)s played %(cards)s.") % {"name": name, "cards": cards_words(played)},
-                card_codes(played),
-                "play",
-            )
-        )
-        if after.revolution != before.revolution:
-            events.append(
-                Event(
-                    _("Revolution! The order of strength is reversed.")
-                    if after.revolution
-                    else _("Counter-revolution: the order of strength is back to normal."),
-                    [],
-                    "effect",
-                )
-            )
-        if after.top is not None and after.jback != before.jback:
-            events.append(
-                Event(
-                    _("11-back: the order is reversed until the field clears.")
-                    if after.jback
-                    else _("11-back again: the order turns back until the field clears."),
-                    [],
-                    "effect",
-                )
-            )
-        if after.lock and not before.lock:
-            suits = pgettext("list separator", ", ").join(
-                suit_label(s) for s in range(4) if after.lock >> s & 1
-            )
-            events.append(
-                Event(
-                    _("Suit lock: %(suits)s until the field clears.") % {"suits": suits},
-                    [],
-                    "effect",
-                )
-            )
-        if after.nlock and not before.nlock:
-            events.append(
-                Event(
-                    _("Number lock: each play must be one rank stronger until the field clears."),
-                    [],
-                    "effect",
-                )
-            )
-        for out_seat in after.out[len(before.out) :]:
-            if out_seat != seat:
-                events.append(
-                    Event(
-                        _("Miyako-ochi: %(name)s, last round's top player, drops to the bottom.")
-                        % {"name": seat_name(game, out_seat, owner_view)},
-                        [],
-                        "out",
-                    )
-                )
-            elif out_seat in after.penalised:
-                events.append(
-                    Event(
-                        _("%(name)s went out with a forbidden finish and drops to the bottom.")
-                        % {"name": name},
-                        [],
-                        "out",
-                    )
-                )
-            else:
-                place = sum(1 for s in after.out if s not in after.penalised)
-                events.append(
-                    Event(
-                        _("%(name)s went out in place %(place)d.") % {"name": name, "place": place},
-                        [],
-                        "out",
-                    )
-                )
-        if after.phase != OVER and after.top is None:
-            # A play that clears the field: an 8-cut, a spade-3 return, or nobody left to
-            # answer.
-            events.append(
-                Event(
-                    _("The field is cleared at once. %(name)s leads.")
-                    % {"name": seat_name(game, after.to_act, owner_view)},
-                    [],
-                    "clear",
-                )
-            )
-    if action.kind == "pass" and after.top is None and after.phase != OVER:
-        events.append(
-            Event(
-                _("Everyone passed: the field is cleared. %(name)s leads.")
-                % {"name": seat_name(game, after.to_act, owner_view)},
-                [],
-                "clear",
-            )
-        )
-    if after.phase == OVER and before.phase != OVER:
-        events.append(Event(_("The round is over."), [], "over"))
-    return events
+    return narrate(
+        visible_to(after.effects, viewer), lambda seat: seat_name(game, seat, owner_view)
+    )
 
 
 # Events only ever grow within a round: keep what was described, per game, round, language
@@ -251,11 +83,13 @@ def round_events(game: Game, match: Match, viewer: int | None) -> list[Event]:
         done, r, events = cached
         events = list(events)
     else:
-        done, r, events = 0, match.deal_round(match.round_no), []
+        r = match.deal_round(match.round_no)
+        # The deal's own effects first: the automatic gifts of the exchange.
+        done, events = 0, describe_step(game, r, viewer)
     for action in log[done:]:
         after = apply_to_round(r, action)
         assert not isinstance(after, Refusal), "a stored action no longer applies"
-        events.extend(describe_step(game, action, r, after, viewer))
+        events.extend(describe_step(game, after, viewer))
         r = after
     with _EVENTS_LOCK:
         _EVENTS[key] = (len(log), r, events)
@@ -357,12 +191,7 @@ def table_view(game: Game, match: Match, *, is_owner: bool) -> TableView:
     obs: Observation = observe(r, seat)
     prev_titles = obs.previous_titles
     scores = match.scores
-    out_places: dict[int, int] = {}
-    clean = [s for s in r.out if s not in r.penalised]
-    for i, s in enumerate(clean):
-        out_places[s] = i + 1
-    for i, s in enumerate(r.penalised):
-        out_places[s] = r.n - i
+    places = r.places()
     seats = [
         SeatView(
             seat=s,
@@ -371,7 +200,7 @@ def table_view(game: Game, match: Match, *, is_owner: bool) -> TableView:
             count=obs.counts[s],
             title=title_label(prev_titles[s]) if prev_titles else "",
             passed=s in obs.passed,
-            place=out_places.get(s),
+            place=places[s] if s in r.out else None,
             penalised=s in r.penalised,
             is_turn=obs.to_act == s,
             is_you=s == seat,
@@ -438,7 +267,7 @@ def table_view(game: Game, match: Match, *, is_owner: bool) -> TableView:
         field_form=obs.field.form_name if obs.field is not None else "",
         revolution=obs.revolution,
         jback=obs.jback,
-        lock_suits=[suit_label(s) for s in range(4) if obs.lock >> s & 1],
+        lock_suits=suit_labels(obs.lock),
         number_lock=obs.number_lock,
         hand_codes=card_codes(obs.hand) if show_hand else [],
         legal=legal,

@@ -1,5 +1,6 @@
 """What every computer player shares: the interface, the budget, and small
-card helpers that read a move's effects the way RULES.md states them.
+card helpers; a move's rule effects come from :mod:`rules_engine.effects`, the
+functions the engine itself judges plays with.
 
 A player sees an :class:`~rules_engine.observation.Observation` (one seat's
 view) and nothing else. Helpers here work on card sets and moves only.
@@ -20,16 +21,11 @@ from typing import Protocol, runtime_checkable
 from ..cards import (
     JOKER_RANK,
     JOKER_SHIFT,
-    RANK_2,
-    RANK_3,
-    RANK_8,
     RANK_MASKS,
     REAL_MASK,
-    SPADE_3,
 )
 from ..moves import GROUP, JOKER_ONLY, SEQUENCE, SINGLE, Move, analyse
 from ..observation import Observation
-from ..rules import RuleSet
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,12 +73,6 @@ class Player(Protocol):
 
 # -- card and move helpers ------------------------------------------------------------
 
-_MASK_2 = RANK_MASKS[RANK_2]
-_MASK_3 = RANK_MASKS[RANK_3]
-_MASK_8 = RANK_MASKS[RANK_8]
-
-_FF_JOKER, _FF_LONE, _FF_TOP, _FF_EIGHT, _FF_CUT, _FF_S3, _FF_REVO = (1 << i for i in range(7))
-
 
 def strength(rank: int, rev: bool) -> int:
     """Strength 0..12 of a rank under an order, 13 for the joker."""
@@ -94,11 +84,6 @@ def strength(rank: int, rev: bool) -> int:
 def rank_count(cards: int, rank: int) -> int:
     """Ordinary cards of one rank in a card set."""
     return ((cards >> (4 * rank)) & 0xF).bit_count()
-
-
-def top_rank_of(rev: bool) -> int:
-    """The strongest ordinary rank under an order (2, or 3 when reversed)."""
-    return RANK_3 if rev else RANK_2
 
 
 _GROUP_MOVES: dict[int, Move] = {}
@@ -139,67 +124,6 @@ def sequence_move(cards: int, rev: bool, sequence_min: int) -> Move | None:
         _SEQ_MOVES.clear()
     _SEQ_MOVES[key] = move
     return move
-
-
-def cuts(move: Move, rules: RuleSet) -> bool:
-    """Whether a play makes an 8-cut (RULES.md section 3)."""
-    ec = rules.eight_cut
-    if ec == "off" or move.form == 0:
-        return False
-    if ec == "groups":
-        return move.form != SEQUENCE and move.rank == RANK_8
-    return bool(move.cards & _MASK_8)
-
-
-def toggles_revolution(move: Move, rules: RuleSet) -> bool:
-    """Whether a play toggles revolution."""
-    if not rules.revolution:
-        return False
-    if move.form == GROUP:
-        return move.size >= rules.revolution_group_min
-    if move.form == SEQUENCE:
-        smin = rules.revolution_sequence_min
-        return smin is not None and move.size >= smin
-    return False
-
-
-def forbidden_finish(move: Move, rules: RuleSet, revolution: bool, top: Move | None) -> bool:
-    """Whether going out with ``move`` would be an illegal finish (RULES.md
-    section 5), judged in the state before the play.
-
-    >>> from rules_engine.cards import parse_cards
-    >>> rules = RuleSet.preset("standard")
-    >>> forbidden_finish(group_move(parse_cards("S2")), rules, False, None)
-    True
-    >>> forbidden_finish(group_move(parse_cards("S9")), rules, False, None)
-    False
-    """
-    ff = rules.ff_mask
-    if not ff or move.form == 0:
-        return False
-    if rules.forbidden_finish_sequences_exempt and move.form == SEQUENCE:
-        return False
-    real = move.cards & REAL_MASK
-    if ff & _FF_JOKER and move.jokers:
-        return True
-    if ff & _FF_LONE and not real:
-        return True
-    if ff & _FF_TOP and real & (_MASK_3 if revolution else _MASK_2):
-        return True
-    if ff & _FF_EIGHT and rules.eight_cut != "off" and real & _MASK_8:
-        return True
-    if ff & _FF_CUT and cuts(move, rules):
-        return True
-    if (
-        ff & _FF_S3
-        and rules.spade3_return
-        and move.cards == SPADE_3
-        and top is not None
-        and top.form == SINGLE
-        and top.rank == JOKER_RANK
-    ):
-        return True
-    return bool(ff & _FF_REVO and toggles_revolution(move, rules))
 
 
 def points_for(result: tuple[int, ...], seat: int) -> int:

@@ -32,25 +32,20 @@ from ..cards import (
     RANK_2,
     RANK_3,
     RANK_8,
-    RANK_MASKS,
     REAL_MASK,
     SPADE_3,
     count,
     suit_lanes,
 )
+
+# A play's rule effects are the engine's own predicates, never copies: what the engine
+# does when it applies a move is what this player expects of it.
+from ..effects import cuts, forbidden_finish, toggles_revolution
 from ..moves import LONE_JOKER, PASS, SEQUENCE, SINGLE, Move
 from ..observation import Observation
 from ..rules import RuleSet
 from ..state import Round
-from .base import (
-    Budget,
-    cuts,
-    forbidden_finish,
-    group_move,
-    sequence_move,
-    strength,
-    toggles_revolution,
-)
+from .base import Budget, group_move, sequence_move, strength
 
 # -- planning ---------------------------------------------------------------------------
 
@@ -384,9 +379,6 @@ def _revolution_min(rules: RuleSet) -> int:
     return min(rules.revolution_group_min, smin if smin is not None else 99)
 
 
-_MASK_8 = RANK_MASKS[RANK_8]
-
-
 def _is_reserve(m: Move, rev: bool) -> bool:
     """Cards kept to regain the lead: jokers and the top rank."""
     if m.form == SEQUENCE:
@@ -430,22 +422,18 @@ def choose_follow(
     best_score = 1e9
     reserve_penalty = 0.0 if (pressing or endgame) else 6.0
     top_rank = RANK_3 if rev else RANK_2
-    cut_rule = rules.eight_cut
     for m in plays:
         cards = m.cards
         if cards == hand:
             continue  # an illegal finish: never by choice
         if m.form == SEQUENCE:
             score = float(12 - m.high if rev else m.low)
-            cut = cut_rule == "any" and bool(cards & _MASK_8)
         else:
             rank = m.rank
             score = float(12 - rank if rev and rank != JOKER_RANK else rank)
             if rank == JOKER_RANK or rank == top_rank:
                 score += reserve_penalty
-            cut = (cut_rule == "groups" and rank == RANK_8) or (
-                cut_rule == "any" and bool(cards & _MASK_8)
-            )
+        cut = cuts(m, rules)
         if cards not in unit_cards:
             if m.jokers and cards >> JOKER_SHIFT != m.size:
                 score += 7.0  # a joker spent as a filler

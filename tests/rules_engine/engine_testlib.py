@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, settings
 
 from rules_engine import PRESET_NAMES, Action, Match, Move, Refusal, Round, RuleSet, observe
 from rules_engine.cards import REAL_MASK, format_cards, parse_cards
+from rules_engine.effects import Effect
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED_SCENARIOS = REPO.parent / "shared" / "scenarios"
@@ -182,6 +183,7 @@ CARD_CODE = re.compile(r"\b[SHDC][3-9TJQKA2]\b")
 # is added here.
 OBSERVATION_FIELDS = {
     "scores",
+    "effects",
     "seat",
     "rules",
     "players",
@@ -215,6 +217,11 @@ CARD_SET_FIELDS = {"hand", "gave", "got"}
 def cards_in(value):
     """Every card set inside an observation field value (moves, tuples)."""
     if isinstance(value, Move):
+        yield value.cards
+    elif isinstance(value, Effect):
+        # an effect names cards in its move and, for an exchange gift, in ``cards``
+        if value.move is not None:
+            yield value.move.cards
         yield value.cards
     elif isinstance(value, (tuple, list)):
         for item in value:

@@ -80,7 +80,7 @@ def test_example_shortcode_renders_caption_hands_and_steps(content: None) -> Non
     steps = find_all(html, "li", class_="example__step example__step--play")
     assert len(steps) >= 3
     # The lock the engine reports, and the refused ♥Q with its reason.
-    assert "縛り：場が流れるまで♠しか出せません。" in html
+    assert "縛り：場が流れるまでスペードしか出せません。" in html
     refused = find_all(html, "li", class_="example__step example__step--illegal")
     assert refused and "マークが縛られている" in refused[0].text
     assert 'data-card="HQ"' in html

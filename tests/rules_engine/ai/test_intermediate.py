@@ -11,9 +11,9 @@ from aihelpers import TABLES, random_positions
 
 from rules_engine import Round, RuleSet, observe
 from rules_engine.ai import IntermediatePlayer, make_player
-from rules_engine.ai.base import forbidden_finish
 from rules_engine.ai.intermediate import FALLBACKS, plan, rollout_move
 from rules_engine.cards import format_cards, parse_cards
+from rules_engine.effects import forbidden_finish
 from rules_engine.state import PLAY
 
 

@@ -1,0 +1,52 @@
+"""Words for the engine's names, defined once for every page: titles, suits, card lists.
+
+The play page, the tutor and the rules-page examples all take their labels from here, so a
+title or a suit reads the same everywhere in each language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.utils.translation import pgettext
+
+from .templatetags.cards import _suit_name, card_name
+
+SUIT_CODES = "SHDC"  # the engine's suit order: bit i of a suit set is SUIT_CODES[i]
+
+
+def title_label(title: str | None) -> str:
+    """A finishing title ("daifugo", "winner" ...) in the active language; "" for none."""
+    return {
+        "daifugo": pgettext("title", "Daifugō"),
+        "fugo": pgettext("title", "Fugō"),
+        "heimin": pgettext("title", "Heimin"),
+        "hinmin": pgettext("title", "Hinmin"),
+        "daihinmin": pgettext("title", "Daihinmin"),
+        "winner": pgettext("title", "Winner"),
+        "loser": pgettext("title", "Loser"),
+    }.get(title or "", "")
+
+
+def suit_label(suit: int) -> str:
+    """The name of suit ``suit`` (0 spades, 1 hearts, 2 diamonds, 3 clubs)."""
+    return _suit_name(SUIT_CODES[suit])
+
+
+def list_text(items: Iterable[str]) -> str:
+    """Items joined the way the active language lists them ("A, B" / "A、B")."""
+    return pgettext("list separator", ", ").join(items)
+
+
+def suits_text(suits: int) -> str:
+    """A suit set (bit i = suit i) as names: "Spades, Hearts"."""
+    return list_text(suit_label(s) for s in range(4) if suits >> s & 1)
+
+
+def suit_labels(suits: int) -> list[str]:
+    return [suit_label(s) for s in range(4) if suits >> s & 1]
+
+
+def cards_text(codes: Iterable[str]) -> str:
+    """Card codes as names in the active language, as a list ("Spades 3, Hearts 3")."""
+    return list_text(card_name(code) for code in codes)

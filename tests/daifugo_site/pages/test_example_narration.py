@@ -1,0 +1,54 @@
+"""The rules-page example box tells what the engine recorded, never a guess from two states."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.utils import translation
+
+from daifugo_site.pages.example_view import build
+
+NOBODY_LEFT: dict[str, Any] = {
+    "name": "a lone 8 with nobody left to answer, 8-cut off",
+    "rules": {"preset": "basic", "pass_until_clear": True},
+    "hands": ["S6", "C3 C4", "D3 D4", "H8 S9 SK"],
+    "leader": 0,
+    "steps": [{"play": "S6"}, {"pass": True}, {"pass": True}, {"play": "H8"}],
+}
+
+JBACK_ENDS: dict[str, Any] = {
+    "name": "11-back ends when the field clears",
+    "rules": {"preset": "basic", "jback": "groups"},
+    "hands": ["SJ D3 D4", "HQ C3 C4", "H5 H6 H7"],
+    "leader": 0,
+    "steps": [{"play": "SJ"}, {"pass": True}, {"pass": True}],
+}
+
+
+def notes(scenario: dict[str, Any], language: str) -> list[list[str]]:
+    with translation.override(language):
+        view = build("t", "caption", scenario, {})
+    return [step.notes for step in view.steps]
+
+
+@pytest.mark.parametrize(
+    "language, cut, nobody",
+    [("zh-hans", "八切", "没有人可以接着出牌"), ("ja", "8切り", "返せる人が残っていません")],
+)
+def test_a_clear_with_nobody_left_is_not_an_eight_cut(language: str, cut: str, nobody: str):
+    steps = notes(NOBODY_LEFT, language)
+    assert not any(cut in note for step in steps for note in step), steps
+    assert any(nobody in note for note in steps[-1]), steps[-1]
+    # the first play went out in first place
+    assert any("1" in note for note in steps[0]), steps[0]
+
+
+@pytest.mark.parametrize(
+    "language, start, end",
+    [("zh-hans", "J反转：", "J反转随清场结束"), ("ja", "11バック：", "11バックが終わり")],
+)
+def test_the_example_reports_eleven_back_starting_and_ending(language: str, start: str, end: str):
+    steps = notes(JBACK_ENDS, language)
+    assert any(note.startswith(start) for note in steps[0]), steps[0]
+    assert any(end in note for note in steps[-1]), steps[-1]
