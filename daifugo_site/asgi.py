@@ -16,10 +16,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "daifugo_site.settings.prod")
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from daifugo_site.routing import websocket_urlpatterns  # noqa: E402
+from daifugo_site.routing import channel_routes, websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
@@ -29,5 +29,7 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
+        # Background workers (`manage.py computers`): computer seats off the web workers.
+        "channel": ChannelNameRouter(channel_routes),
     }
 )

@@ -7,12 +7,9 @@ parses messages and renders, and asks this module for everything else.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import random
 import threading
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,8 +18,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils import timezone
 
-from rules_engine import Action, Match, Refusal, RuleSet, format_cards
-from rules_engine.ai import Budget, make_player
+from rules_engine import Action, Match, Refusal, RuleSet
 from rules_engine.state import EXCHANGE
 
 from .models import Game
@@ -33,10 +29,19 @@ LEVELS = ("beginner", "intermediate", "advanced")
 
 # -- the live state, rebuilt from the log -----------------------------------------------
 
-# Per process: the latest game row seen and its replayed match, by game id. The database
-# stays the truth: every read that names a version newer than the cache goes to it, and
-# every write is a compare-and-swap on ``version``, so a stale cache (another worker
-# moved the game) can only cost a reload, never a wrong state.
+# Per process: the latest game row seen and its replayed match, by game id. With several
+# web workers and computer workers (issue 12) another process may have moved the game on
+# since this copy was cached, so the cache is only ever a read-through keyed by a version
+# confirmed elsewhere, never a source of "the newest state":
+# - ``cached(id, v)`` / ``current(id, v)`` answer from the cache only for a caller that
+#   names the version it needs (a broadcast's committed version, the version a page
+#   showed); a cached copy at least that new is exactly the state of that version (the
+#   log is append-only), and a newer committed version is announced by its own broadcast.
+# - ``current(id)`` without a version always reads the database (then replays
+#   incrementally from the cached match when the cached log is a prefix).
+# - every write is a compare-and-swap on ``version`` in the database: an action checked
+#   against a cached state that another worker has since moved on fails as "stale" and
+#   changes nothing. So a stale entry can cost a retry, never a lost or shadowed write.
 _CACHE: OrderedDict[str, tuple[Game, Match]] = OrderedDict()
 _CACHE_LOCK = threading.Lock()
 _CACHE_SIZE = 1024
@@ -224,10 +229,8 @@ async def submit(
 
 # -- computer seats ------------------------------------------------------------------------
 
-# Computer players think off the event loop, so one game's thinking never stalls another's
-# messages. Threads suffice for the search budgets used here (see the README).
-_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="computer")
-_DRIVERS: dict[str, asyncio.Task[None]] = {}
+# The driver, the pool, leases and the sweep live in computers.py; the search itself in
+# thinking.py (a pool process). These two stay here because they read a game row.
 
 
 def computers_to_act(game: Game, match: Match) -> list[int]:
@@ -242,69 +245,21 @@ def computers_to_act(game: Game, match: Match) -> list[int]:
 
 
 def computer_action(game: Game, match: Match, seat: int) -> Action:
-    """What the computer in ``seat`` does now. It sees only its observation."""
-    obs = match.observe(seat)
+    """What the computer in ``seat`` does now, computed in this thread (scripts and tests;
+    the site computes in a pool process: :mod:`.computers`). It sees only its observation."""
+    from . import computers, thinking
+
     level = game.computer_level(seat) or "beginner"
-    player = make_player(level)
-    rng = random.Random(f"{game.seed}:{game.version}:{seat}")
-    if obs.phase == "exchange":
-        return Action.give(seat, format_cards(player.choose_return(obs, rng)))
-    move = player.choose_move(obs, rng, Budget(time_ms=settings.PLAY_COMPUTER_BUDGET_MS))
-    if move.is_pass:
-        return Action.pass_(seat)
-    form = move.form_name if move.ambiguous else None
-    return Action("play", seat, format_cards(move.cards), form)
-
-
-async def drive_computers(game_id: str, version: int | None = None) -> None:
-    """Play the computer seats, one action at a time, until a human must act.
-
-    ``version``: the game's version when the driver starts, if known (the cache serves it
-    without a database read)."""
-    loop = asyncio.get_running_loop()
-    paused = False
-    while True:
-        loaded = cached(game_id, version) if version is not None else None
-        if loaded is None:
-            loaded = await database_sync_to_async(current)(game_id, version)
-        if loaded is None:
-            return
-        game, match = loaded
-        seats = computers_to_act(game, match)
-        if not seats:
-            return
-        if not paused:
-            # Pause first, then look again: the state may have moved on meanwhile.
-            await asyncio.sleep(game.delay_ms / 1000)
-            paused = True
-            continue
-        paused = False
-        # Thinking is pure computation on the observation: off the event loop.
-        action = await loop.run_in_executor(_POOL, computer_action, game, match, seats[0])
-        outcome = await submit(game_id, action, by_computer=True, expected_version=game.version)
-        version = outcome.version if outcome.accepted else None
-        if not outcome.accepted and outcome.reason != "stale":
-            # An engine refusal of a computer move is a bug in a player: stop, loudly.
-            log.error("computer move %s refused in game %s: %s", action, game_id, outcome.reason)
-            return
-        # A stale move (the state moved on while it was thought) is dropped; look again.
+    seed = f"{game.seed}:{game.version}:{seat}"
+    return thinking.think(match.observe(seat), level, seed, computers.budget())
 
 
 def ensure_driver(game_id: str, version: int | None = None) -> None:
-    """Start the computer driver for a game unless one runs in this process."""
-    task = _DRIVERS.get(game_id)
-    if task is not None and not task.done():
-        return
-    task = asyncio.get_running_loop().create_task(drive_computers(game_id, version))
-    _DRIVERS[game_id] = task
-    task.add_done_callback(lambda t: _driver_done(game_id, t))
+    """Make sure the game's computer seats are played: here (the embedded default) or by a
+    computer worker (``PLAY_COMPUTERS = "workers"``). Call on the event loop."""
+    from . import computers
 
-
-def _driver_done(game_id: str, task: asyncio.Task[None]) -> None:
-    if _DRIVERS.get(game_id) is task:
-        del _DRIVERS[game_id]
-    if not task.cancelled() and task.exception() is not None:
-        log.error("computer driver for game %s failed", game_id, exc_info=task.exception())
+    computers.request_turn(game_id, version)
 
 
 # -- sessions -----------------------------------------------------------------------------

@@ -160,3 +160,37 @@ PLAY_COMPUTER_BUDGET_MS = int(os.environ.get("PLAY_COMPUTER_BUDGET_MS", "300"))
 # Per-connection flood limit: sustained messages per second, and the burst allowed.
 PLAY_MESSAGES_PER_SECOND = 5.0
 PLAY_MESSAGE_BURST = 12
+
+# --- Computer players (daifugo_site/play/computers.py; README "Production") ---------------
+# Where computer seats are driven: "local" = in the web process, searching in its own
+# process pool (the embedded default: one daphne, SQLite, in-memory layer); "workers" =
+# web processes only post turns to the "computers" channel and `manage.py computers`
+# processes (any number, on any machine reaching Redis and the database) play them.
+# Several web workers need "workers": a turn must be driven where leases are shared.
+PLAY_COMPUTERS = os.environ.get("PLAY_COMPUTERS") or (
+    "workers" if os.environ.get("REDIS_URL") else "local"
+)
+# Search processes per driving process: a search is CPU-bound, so more than the cores
+# only queues inside the OS instead of in the fair queue. Half the cores by default,
+# leaving the rest to the web workers on the same machine.
+PLAY_COMPUTER_PROCESSES = int(
+    os.environ.get("PLAY_COMPUTER_PROCESSES") or max(1, (os.cpu_count() or 2) // 2)
+)
+# Computations of one session (game owner) running at once; the queue serves sessions
+# round-robin, so one visitor's many games cannot starve another's one game.
+PLAY_COMPUTER_SLOTS_PER_SESSION = int(os.environ.get("PLAY_COMPUTER_SLOTS_PER_SESSION", "1"))
+# The advanced player's budget: playouts, plus PLAY_COMPUTER_BUDGET_MS above as a cap on
+# CPU time of the searching thread (not wall time: load slows it, never weakens it).
+PLAY_COMPUTER_PLAYOUTS = int(os.environ.get("PLAY_COMPUTER_PLAYOUTS", "600"))
+# A driver's claim on a game: renewed every third of this while it thinks; a killed
+# worker's turn is picked up by the sweep once it has expired.
+PLAY_LEASE_MS = 3000
+# Leases in Redis are shared by every process; without Redis they live in the one process.
+PLAY_LEASE_REDIS_URL = os.environ.get("REDIS_URL") or None
+# The sweep (every process that drives or posts turns) looks for unfinished games whose
+# computer seat is to act and that nobody drives: after a killed worker or a restart.
+PLAY_SWEEP_SECONDS = 2.0
+PLAY_SWEEP_MAX_AGE_S = 24 * 3600
+PLAY_SWEEP_MAX_ROWS = 5000
+# Games driven at once by one process (each is a small task; the pool bounds the CPU).
+PLAY_MAX_DRIVERS = 10_000

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from ._env import channel_layers
 from .base import *  # noqa: F403
 from .base import STORAGES
@@ -32,3 +34,16 @@ PLAY_COMPUTER_BUDGET_MS = 50
 # Scripted clients act as fast as the server answers; the flood test sets its own limit.
 PLAY_MESSAGES_PER_SECOND = 500.0
 PLAY_MESSAGE_BURST = 100
+
+# Computer seats are driven in the test process, searching in one pool process. The
+# multi-process tests (tests/daifugo_site/play/test_multiprocess.py) start real workers
+# with DAIFUGO_TEST_REDIS_URL pointing at a throwaway Redis they started themselves.
+_TEST_REDIS = os.environ.get("DAIFUGO_TEST_REDIS_URL") or None
+if _TEST_REDIS:
+    CHANNEL_LAYERS = channel_layers(_TEST_REDIS)
+PLAY_COMPUTERS = "workers" if _TEST_REDIS else "local"
+PLAY_LEASE_REDIS_URL = _TEST_REDIS
+PLAY_COMPUTER_PROCESSES = 1
+PLAY_COMPUTER_PLAYOUTS = 200
+# No background sweep unless a test asks for it (it would outlive each test's loop).
+PLAY_SWEEP_SECONDS = float(os.environ.get("PLAY_SWEEP_SECONDS", "0"))

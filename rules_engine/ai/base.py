@@ -32,7 +32,9 @@ from ..observation import Observation
 class Budget:
     """How long a player may think about one move.
 
-    ``time_ms``: wall-clock limit in milliseconds (``None``: no limit);
+    ``time_ms``: limit in milliseconds of CPU time of the searching thread
+    (``None``: no limit; CPU, not wall, time: load slows a search, it does
+    not cut it short);
     ``playouts``: limit on simulated games (``None``: no limit). A search
     stops at whichever comes first. A playouts-only budget makes the advanced
     player's choice a pure function of the observation and the random seed;

@@ -1,0 +1,26 @@
+"""The computer workers' consumer: ``computer.turn`` messages on the ``computers`` channel.
+
+Web processes (``PLAY_COMPUTERS = "workers"``) post a turn after every human action and
+when a page connects; the sweep posts the turns nobody drives. Whichever worker receives
+one starts the game's driver (:func:`.computers.drive`), which leaves at once when another
+process holds the game's lease. The handler only starts a task: one worker drives many
+games at once, and its searches run in its own bounded process pool.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.consumer import AsyncConsumer
+
+from . import computers
+
+
+class ComputersConsumer(AsyncConsumer):  # type: ignore[misc]
+    async def computer_turn(self, message: dict[str, Any]) -> None:
+        game_id = message.get("game")
+        version = message.get("version")
+        if not isinstance(game_id, str) or len(game_id) > 32:
+            return
+        computers.ensure_sweeper()
+        computers.start_driver(game_id, version if isinstance(version, int) else None)
