@@ -17,3 +17,24 @@ def hints_used_text(game: Any) -> str:
     if not n:
         return ""
     return ngettext("Hints used: %(n)s.", "Hints used: %(n)s.", n) % {"n": n}
+
+
+@register.simple_tag
+def checker_url(scenario: Any) -> str:
+    """The rules checker opened on a scenario's table and plays (its check steps and its
+    name left out: the checker shows what the engine says instead)."""
+    import json
+    from urllib.parse import urlencode
+
+    from django.urls import reverse
+
+    from ..checker import ACTION_STEPS, MAX_INPUT
+
+    data = {k: v for k, v in dict(scenario).items() if k not in ("name", "steps")}
+    data["steps"] = [
+        step for step in scenario.get("steps", []) if any(k in step for k in ACTION_STEPS)
+    ]
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    if len(text) > MAX_INPUT:
+        return reverse("review:checker")
+    return f"{reverse('review:checker')}?{urlencode({'s': text})}"
