@@ -49,9 +49,9 @@ from rules_engine.solver import SolverLimit, solve
 #: Positions the exact solver may search per decision (bounded: a review must finish).
 SOLVER_NODES = 60_000
 #: A difference smaller than this many standard errors is not called a mistake.
-MISTAKE_Z = 2.0
-#: ... nor one smaller than this many points (a fraction of one place).
-MISTAKE_MIN_COST = 0.1
+MISTAKE_Z = 2.5
+#: ... nor one smaller than this many points (a quarter of one place).
+MISTAKE_MIN_COST = 0.25
 
 
 @dataclass(frozen=True)
@@ -164,6 +164,8 @@ def review_decision(
     obs: Observation, made_action: Action, seed: str, budget: Budget
 ) -> dict[str, Any]:
     """Judge the decision ``made_action`` took in ``obs``; a JSON-able dict (see module)."""
+    if made_action.kind == "give":
+        return review_return(obs, made_action, seed, budget)
     made = action_move(obs, made_action)
     if made is None:
         raise ValueError("the action is not a legal move of this observation")
@@ -240,6 +242,8 @@ def review_decision(
         "candidates": len(found),
         "verdict": verdict,
         "broke": _split_units(obs, made) if is_mistake else [],
+        # Every candidate's expected points (the bench compares searches with them).
+        "means": {move_text(m): round(means[i], 3) for i, m in enumerate(found)},
     }
 
 
@@ -279,7 +283,8 @@ class Decision:
 
 def decisions(record: dict[str, Any], seat: int) -> list[Decision]:
     """Every play or pass of ``seat`` in a stored game that had a choice (forced moves,
-    a lone legal move, are left out: nothing to learn from them)."""
+    a lone legal move, are left out: nothing to learn from them), and every exchange
+    return it made."""
     from rules_engine import Match
 
     rec = dict(record)
@@ -292,8 +297,93 @@ def decisions(record: dict[str, Any], seat: int) -> list[Decision]:
             obs = m.observe(seat)
             if len(obs.legal) > 1:
                 found.append(Decision(i, m.round_no, obs, action))
+        elif action.seat == seat and action.kind == "give":
+            found.append(Decision(i, m.round_no, m.observe(seat), action))
         out = m.apply(action)
         if isinstance(out, Refusal):
             raise ValueError(f"action {i} refused on replay: {out.reason}")
         m = out
     return found
+
+
+#: Exchange returns compared at most (the heuristic's, the one made, then the weakest).
+RETURN_CANDIDATES = 6
+
+
+def return_candidates(obs: Observation, made: int) -> list[int]:
+    """Card sets worth comparing as the return: the heuristic's choice, the one made, and
+    the sets of ``owe`` cards among the hand's weakest cards."""
+    from itertools import combinations
+
+    from rules_engine.ai.base import strength
+    from rules_engine.ai.intermediate import return_cards
+    from rules_engine.cards import JOKER_UNIT, REAL_MASK, iter_indices, rank_of
+
+    found = [return_cards(obs.hand, obs.owe, obs.rules)]
+    if made not in found:
+        found.append(made)
+    real = list(iter_indices(obs.hand & REAL_MASK))
+    real.sort(key=lambda c: (strength(rank_of(c), obs.revolution), c))
+    singles = [1 << c for c in real] + [JOKER_UNIT] * (obs.hand >> 52)
+    weakest = singles[:6]
+    for combo in combinations(weakest, obs.owe):
+        cards = sum(combo)
+        if cards not in found:
+            found.append(cards)
+        if len(found) >= RETURN_CANDIDATES:
+            break
+    return found
+
+
+def review_return(
+    obs: Observation, made_action: Action, seed: str, budget: Budget
+) -> dict[str, Any]:
+    """Judge an exchange return: each candidate set is given in the same sampled worlds
+    and the round played out (the other seats' own returns, unknown to this seat, are
+    left out of the worlds: an approximation the page does not hide, see the figures)."""
+    assert made_action.cards is not None
+    made = parse_cards(made_action.cards, max(2, obs.rules.jokers))
+    found = return_candidates(obs, made)
+    hero = obs.seat
+    k = len(found)
+    values = [[0.0] * budget.worlds for _ in range(k)]
+    sampler = WorldSampler(obs, random.Random(seed))
+    pool: list[list[int]] = []
+    for j in range(budget.worlds):
+        while len(pool) <= j:
+            pool.extend(sampler.sample_worlds(min(24, 8 + len(pool)), 3))
+        world = round_from_observation(obs, pool[j])
+        for c, cards in enumerate(found):
+            r = world.give(hero, cards)
+            if isinstance(r, Refusal):
+                raise ValueError(f"return refused: {r.reason}")
+            values[c][j] = float(_playout(r, hero, random.Random(f"{seed}:{j}"), 0.0))
+    n = float(budget.worlds)
+    means = [sum(v) / n for v in values]
+    errors = [
+        math.sqrt(max(0.0, sum(x * x for x in v) / n - means[c] ** 2) / max(1.0, n - 1))
+        for c, v in enumerate(values)
+    ]
+    made_index = found.index(made)
+    best = max(range(k), key=lambda i: (round(means[i], 9), i == made_index, -i))
+    d = [values[best][j] - values[made_index][j] for j in range(budget.worlds)]
+    cost = sum(d) / n
+    cost_se = math.sqrt(sum((x - cost) ** 2 for x in d) / max(1.0, n - 1) / n)
+    is_mistake = cost >= MISTAKE_MIN_COST and cost > MISTAKE_Z * cost_se
+    return {
+        "kind": "give",
+        "made": format_cards(made),
+        "best": format_cards(found[best]),
+        "made_mean": round(means[made_index], 3),
+        "made_se": round(errors[made_index], 3),
+        "best_mean": round(means[best], 3),
+        "best_se": round(errors[best], 3),
+        "cost": round(max(0.0, cost), 3),
+        "cost_se": round(cost_se, 3),
+        "mistake": bool(is_mistake),
+        "worlds": budget.worlds,
+        "candidates": k,
+        "verdict": None,
+        "broke": [],
+        "means": {format_cards(c): round(means[i], 3) for i, c in enumerate(found)},
+    }

@@ -118,9 +118,12 @@ def _position(game: Any, obs: Observation, round_no: int) -> Position:
     )
 
 
-def _effects(game: Any, r: Round, seat: int, text: str) -> list[Line]:
-    """What ``text`` (a stored move) does from ``r``, told by the engine's effects."""
-    if text == "pass":
+def _effects(game: Any, r: Round, seat: int, text: str, kind: str = "play") -> list[Line]:
+    """What ``text`` (a stored move or return) does from ``r``, told by the engine's
+    effects, as ``seat`` may see them."""
+    if kind == "give":
+        out = r.give(seat, text)
+    elif text == "pass":
         out = r.apply("pass", seat=seat)
     else:
         cards, _sep, form = text.partition("/")
@@ -239,9 +242,10 @@ def decision_view(
     if at is not None:
         r, obs, round_no = at
         view.position = _position(game, obs, round_no)
-        view.made_lines = _effects(game, r, obs.seat, item["made"])
+        kind = item.get("kind", "play")
+        view.made_lines = _effects(game, r, obs.seat, item["made"], kind)
         if item["best"] != item["made"]:
-            view.best_lines = _effects(game, r, obs.seat, item["best"])
+            view.best_lines = _effects(game, r, obs.seat, item["best"], kind)
     return view
 
 

@@ -93,3 +93,14 @@ def test_hint_suggests_a_legal_move_with_figures() -> None:
     result = analysis.hint(observe(r, 0), "h", BUDGET)
     assert result["kind"] == "hint" and result["best"] == "S2"
     assert "best_mean" in result and "obvious" in result
+
+
+def test_exchange_returns_are_reviewed_among_other_returns() -> None:
+    m, _ = scripted_actions(21, rounds=3)
+    gives = [d for d in analysis.decisions(m.to_record(), 0) if d.action.kind == "give"]
+    assert gives
+    d = gives[0]
+    result = analysis.review_decision(d.obs, d.action, "t", BUDGET)
+    assert result["kind"] == "give" and result["candidates"] > 1
+    assert result["made"] in result["means"] and result["best"] in result["means"]
+    assert result["best_mean"] == max(result["means"].values())

@@ -202,3 +202,21 @@ async def test_no_hint_for_someone_else_or_off_turn() -> None:
 
 def test_planted_seed_constants_match() -> None:
     assert PLANTED_SEED == 20
+
+
+@pytest.mark.django_db
+def test_progress_is_polled_until_done_and_a_lost_job_is_asked_again(
+    owner: tuple[Client, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client, token = owner
+    game = scripted_game(token)
+    review = Review.objects.create(game=game, seat=0, total=4, items=[], worlds=12)
+    asked: list[int] = []
+    monkeypatch.setattr(services, "request_review", asked.append)
+    html = client.get(f"/ja/review/game/{game.id}/progress/").content.decode()
+    assert 'hx-trigger="every 1s"' in html and "<progress" in html and "4 件中 0 件" in html
+    assert asked == [review.pk]  # nobody held its lease: the poll restarts the job
+    review.status = Review.Status.DONE
+    review.save()
+    html = client.get(f"/ja/review/game/{game.id}/progress/").content.decode()
+    assert "hx-trigger" not in html and 'data-testid="review"' in html
