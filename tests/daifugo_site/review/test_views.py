@@ -178,13 +178,14 @@ async def test_a_hint_is_given_on_the_players_turn_and_counted_once_per_turn() -
     first = await sync_to_async(client.post)(url)
     html = first.content.decode()
     assert first.status_code == 200 and 'data-testid="hint"' in html
-    assert "ヒント" in html and 'data-hints="1"' in html
+    assert "ヒント" in html and 'data-hints="1"' in html and "hx-swap-oob" in html
     again = (await sync_to_async(client.post)(url)).content.decode()
     assert 'data-hints="1"' in again
     assert await Hint.objects.filter(game=game).acount() == 1
     # Counted in the game's record: the play page says so.
     page = (await sync_to_async(client.get)(f"/ja/play/{game.id}/")).content.decode()
-    assert 'data-action="hint"' in page and "ヒント" in page
+    assert 'data-action="hint"' in page and 'data-hints="1"' in page
+    assert "使ったヒント：1 回。" in page
 
 
 @pytest.mark.django_db(transaction=True)
@@ -220,3 +221,27 @@ def test_progress_is_polled_until_done_and_a_lost_job_is_asked_again(
     review.save()
     html = client.get(f"/ja/review/game/{game.id}/progress/").content.decode()
     assert "hx-trigger" not in html and 'data-testid="review"' in html
+
+
+@pytest.mark.django_db
+def test_the_pushed_hand_with_the_hint_button_reads_no_database(
+    owner: tuple[Client, str],
+) -> None:
+    """The hand partial is rendered on the event loop from the cache (play/rendering.py):
+    the hint button inside it must not query the database."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from daifugo_site.play import services as play_services
+    from daifugo_site.play.rendering import render_table
+    from daifugo_site.review import analysis
+
+    client, token = owner
+    game = scripted_game(token)
+    stop = analysis.decisions(game.record(), 0)[0].index
+    game = scripted_game(token, stop=stop)
+    play_services.match_of(game)  # cached, as after a broadcast
+    with CaptureQueriesContext(connection) as queries:
+        rendered = render_table(game.id, "zh-hans", True, game.version, None, cache_only=True)
+    assert rendered is not None and 'data-action="hint"' in rendered[0]
+    assert len(queries) == 0
