@@ -164,6 +164,8 @@ def step_context(
         context["finished"] = True
         following = (
             Lesson.objects.filter(category=found.category, order__gt=found.order)
+            # Never lead on to a players' puzzle still waiting for approval.
+            .filter(Q(player_puzzle__isnull=True) | Q(player_puzzle__approved=True))
             .order_by("order", "slug")
             .first()
         )
