@@ -25,6 +25,7 @@ Restarts
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import secrets
 import time
@@ -98,7 +99,9 @@ def start_job(review_id: int) -> None:
     if len(_JOBS) >= settings.REVIEW_MAX_JOBS:
         log.warning("too many reviews running here; review %s waits for a later poll", review_id)
         return
-    task = asyncio.get_running_loop().create_task(run(review_id))
+    # A context of its own: a task started from a request would otherwise inherit the
+    # request's sync_to_async executor, which is gone once the response is sent.
+    task = asyncio.get_running_loop().create_task(run(review_id), context=contextvars.Context())
     _JOBS[review_id] = task
     task.add_done_callback(lambda t: _job_done(review_id, t))
 
