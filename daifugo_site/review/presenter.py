@@ -130,7 +130,10 @@ def _effects(game: Any, r: Round, seat: int, text: str, kind: str = "play") -> l
         out = r.apply(cards, seat=seat, form=form or None)
     if isinstance(out, Refusal):
         return []
-    return narrate(visible_to(out.effects, seat), lambda s: seat_name(game, s))
+    # The move itself is shown as cards; the lines tell what it did besides.
+    return narrate(
+        visible_to(out.effects, seat), lambda s: seat_name(game, s), skip=("played", "passed")
+    )
 
 
 def _sentences(item: dict[str, Any]) -> list[str]:
