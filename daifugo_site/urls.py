@@ -30,6 +30,7 @@ urlpatterns += i18n_patterns(
     path("", include("daifugo_site.pages.urls")),
     path("", include(("daifugo_site.pages.rules_urls", "rules"))),
     path("play/", include("daifugo_site.play.urls")),
+    path("review/", include("daifugo_site.review.urls")),
     path("learn/", include("tutorials.urls")),
     prefix_default_language=True,
 )

@@ -15,13 +15,14 @@ from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import (
     TabbedTranslationAdmin,
     TranslationStackedInline,
     TranslationTabularInline,
 )
 
-from .models import Choice, Lesson, Progress, ScriptLine, Step, WrongMove
+from .models import Choice, Lesson, PlayerPuzzle, Progress, ScriptLine, Step, WrongMove
 from .spec import LessonSpec, StepSpec, lesson_from_model, step_from_model
 from .validation import validate_lesson
 
@@ -181,3 +182,22 @@ class ProgressAdmin(admin.ModelAdmin):
     )
     list_filter = ("completed", "lesson__category")
     readonly_fields = ("updated",)
+
+
+@admin.register(PlayerPuzzle)
+class PlayerPuzzleAdmin(admin.ModelAdmin):
+    """Moderation: a puzzle made from a player's game is listed in the tutor only once
+    approved here (it was validated by the engine and the solver when it was made)."""
+
+    list_display = ("lesson", "approved", "game_id", "action_index", "created")
+    list_filter = ("approved",)
+    readonly_fields = ("lesson", "game_id", "action_index", "created")
+    actions = ("approve", "withdraw")
+
+    @admin.action(description=_("Approve: list in the tutor"))
+    def approve(self, request: HttpRequest, queryset: Any) -> None:
+        queryset.update(approved=True)
+
+    @admin.action(description=_("Withdraw from the tutor's list"))
+    def withdraw(self, request: HttpRequest, queryset: Any) -> None:
+        queryset.update(approved=False)

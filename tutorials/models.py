@@ -214,3 +214,32 @@ class Progress(models.Model):
     def __str__(self) -> str:
         who: Any = self.user or self.session_token[:8]
         return f"{who} · {self.lesson.slug} · step {self.step_index}"
+
+
+class PlayerPuzzle(models.Model):
+    """A puzzle made from a position of a player's game (daifugo_site/review/puzzles.py).
+
+    Its lesson (category puzzles, built and validated by the same code as the tutor's own
+    puzzles) can be opened by its link at once; the tutor's list shows it under "from
+    players' games" only once an admin approved it.
+    """
+
+    lesson = models.OneToOneField(Lesson, on_delete=models.CASCADE, related_name="player_puzzle")
+    approved = models.BooleanField(_("approved"), default=False)
+    # Where it came from: the game and the action index of the reviewed decision.
+    game_id = models.CharField(_("game"), max_length=16, db_index=True)
+    action_index = models.PositiveIntegerField(_("action index"))
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created"]
+        verbose_name = _("puzzle from a player's game")
+        verbose_name_plural = _("puzzles from players' games")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game_id", "action_index"], name="one_puzzle_per_position"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.lesson.slug} ({'approved' if self.approved else 'waiting'})"

@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from . import engine, presenter, tutor
@@ -27,14 +28,22 @@ MAX_STARS = 3
 
 @require_safe
 def index(request: HttpRequest) -> HttpResponse:
-    lessons = Lesson.objects.annotate(step_count=Count("steps")).order_by("order", "slug")
+    # Puzzles made from players' games are listed, in their own group, once approved.
+    lessons = (
+        Lesson.objects.annotate(step_count=Count("steps"))
+        .filter(Q(player_puzzle__isnull=True) | Q(player_puzzle__approved=True))
+        .select_related("player_puzzle")
+        .order_by("order", "slug")
+    )
     rows = progress_rows(request)
     groups: OrderedDict[str, dict[str, Any]] = OrderedDict(
         (value, {"key": value, "label": label, "lessons": []}) for value, label in Category.choices
     )
+    groups["players"] = {"key": "players", "label": _("From players' games"), "lessons": []}
     for lesson in lessons:
         row = rows.get(lesson.pk)
-        groups[lesson.category]["lessons"].append(
+        group = "players" if hasattr(lesson, "player_puzzle") else lesson.category
+        groups[group]["lessons"].append(
             {
                 "lesson": lesson,
                 "url": lesson.get_absolute_url(),
@@ -167,6 +176,8 @@ def step_context(
         context["finished"] = True
         following = (
             Lesson.objects.filter(category=found.category, order__gt=found.order)
+            # Never lead on to a players' puzzle still waiting for approval.
+            .filter(Q(player_puzzle__isnull=True) | Q(player_puzzle__approved=True))
             .order_by("order", "slug")
             .first()
         )

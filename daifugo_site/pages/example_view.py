@@ -107,6 +107,8 @@ class ExampleView:
     hands: list[Hand]
     steps: list[Step]
     result: list[str]
+    #: The scenario itself: the "try a variation" link opens it in the rules checker.
+    scenario: Mapping[str, Any] | None = None
 
 
 def rules_summary(rules_data: Mapping[str, Any], option_texts: Mapping[str, Any]) -> str:
@@ -263,6 +265,7 @@ def build(
         hands=hands,
         steps=steps,
         result=result_lines,
+        scenario=scenario,
     )
 
 

@@ -24,3 +24,12 @@ class ComputersConsumer(AsyncConsumer):  # type: ignore[misc]
             return
         computers.ensure_sweeper(always=True)
         computers.start_driver(game_id, version if isinstance(version, int) else None)
+
+    async def review_start(self, message: dict[str, Any]) -> None:
+        """A game review's job (daifugo_site/review/services.py): runs here, searching in
+        this worker's pool; its lease keeps it to one worker."""
+        from daifugo_site.review import services as review_services
+
+        review_id = message.get("review")
+        if isinstance(review_id, int) and not isinstance(review_id, bool):
+            review_services.start_job(review_id)

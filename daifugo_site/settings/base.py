@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "daifugo_site.ui",
     "daifugo_site.pages",
     "daifugo_site.play",
+    "daifugo_site.review",
     "tutorials",
 ]
 
@@ -324,3 +325,13 @@ PLAY_SWEEP_MAX_AGE_S = 24 * 3600
 PLAY_SWEEP_MAX_ROWS = 5000
 # Games driven at once by one process (each is a small task; the pool bounds the CPU).
 PLAY_MAX_DRIVERS = 10_000
+
+# Game reviews (daifugo_site/review): playouts per candidate move in each reviewed decision.
+# 120 reviews a 3-round 4-player match (~40 decisions) in about 20 s of one core, so two
+# pool processes finish well inside the 60 s target even on a shared 2-core machine; the
+# agreement figure with 10x that budget is in the review app's README section.
+REVIEW_WORLDS = int(os.environ.get("REVIEW_WORLDS", "120"))
+# Hints answer while the player waits: a smaller budget (about half a second).
+REVIEW_HINT_WORLDS = int(os.environ.get("REVIEW_HINT_WORLDS", "60"))
+# Reviews running at once in one process (each takes pool slots of its own owner).
+REVIEW_MAX_JOBS = 64

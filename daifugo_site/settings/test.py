@@ -54,3 +54,8 @@ PLAY_COMPUTER_PROCESSES = int(os.environ.get("PLAY_COMPUTER_PROCESSES", "1"))
 PLAY_COMPUTER_PLAYOUTS = int(os.environ.get("PLAY_COMPUTER_PLAYOUTS", "200"))
 # No background sweep unless a test asks for it (it would outlive each test's loop).
 PLAY_SWEEP_SECONDS = float(os.environ.get("PLAY_SWEEP_SECONDS", "0"))
+
+# Reviews and hints in tests: a few playouts per candidate (the figures in the README come
+# from the real budget; the tests check behaviour, not strength).
+REVIEW_WORLDS = 12
+REVIEW_HINT_WORLDS = 8

@@ -1,0 +1,247 @@
+"""Running reviews and hints in the computer-player processes.
+
+Where the search runs
+    In the same bounded process pool as the computer seats
+    (:func:`daifugo_site.play.computers.pool`): each reviewed decision is one pool call of
+    :func:`.analysis.review_decision`, queued under the owner ``review:<game>`` so the
+    pool's round-robin serves a review like any other session (one decision at a time,
+    between other players' computer moves); a hint is queued under the game's owner, like
+    that player's own computer seats. Nothing searches on a web event loop: the loops only
+    await the pool.
+
+Which process drives a review
+    With ``PLAY_COMPUTERS = "local"`` (the embedded default) the web process that was asked
+    runs the job as a task; with ``"workers"`` it sends ``review.start`` on the computers'
+    channel and a computer worker runs it (:mod:`daifugo_site.play.workers`). A lease
+    (the computer seats' :func:`~daifugo_site.play.computers.leases`, key ``review-<id>``)
+    makes it one job per review across processes.
+
+Restarts
+    Each decision's result is written as it arrives; a job that dies (a killed worker, a
+    restart) leaves its lease to expire, and the next progress poll of the page asks for
+    the job again, which resumes at the first decision not yet stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+import secrets
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import IntegrityError
+
+from daifugo_site.play import computers
+from daifugo_site.play import services as play_services
+
+from . import analysis
+from .models import Hint, Review
+from .sources import Source
+
+log = logging.getLogger(__name__)
+
+_JOBS: dict[int, asyncio.Task[None]] = {}
+
+
+def lease_name(review_id: int) -> str:
+    return f"review-{review_id}"
+
+
+def review_for(source: Source) -> Review:
+    """The review of ``source`` (created, with its number of decisions, on first ask)."""
+    found = Review.objects.filter(game=source.game, seat=source.seat).first()
+    if found is not None:
+        return found
+    total = len(analysis.decisions(source.record(), source.seat))
+    try:
+        return Review.objects.create(
+            game=source.game,
+            seat=source.seat,
+            total=total,
+            worlds=settings.REVIEW_WORLDS,
+            status=Review.Status.DONE if total == 0 else Review.Status.RUNNING,
+        )
+    except IntegrityError:  # two clicks at once: the other one created it
+        return Review.objects.get(game=source.game, seat=source.seat)
+
+
+def seed_of(game_id: str, index: int) -> str:
+    """The search's seed for a decision: public facts only (see analysis: honesty)."""
+    return f"review:{game_id}:{index}"
+
+
+def request_review(review_id: int) -> None:
+    """Make sure the review's job runs somewhere (call on the event loop)."""
+    if computers.mode() == "workers":
+        layer = get_channel_layer()
+        task = asyncio.get_running_loop().create_task(
+            layer.send(computers.CHANNEL, {"type": "review.start", "review": review_id})
+        )
+        _BACKGROUND.add(task)
+        task.add_done_callback(_BACKGROUND.discard)
+    else:
+        start_job(review_id)
+
+
+_BACKGROUND: set[asyncio.Task[Any]] = set()
+
+
+def start_job(review_id: int) -> None:
+    """Start the review's job in this process unless it runs here already."""
+    task = _JOBS.get(review_id)
+    if task is not None and not task.done():
+        return
+    if len(_JOBS) >= settings.REVIEW_MAX_JOBS:
+        log.warning("too many reviews running here; review %s waits for a later poll", review_id)
+        return
+    # A context of its own: a task started from a request would otherwise inherit the
+    # request's sync_to_async executor, which is gone once the response is sent.
+    task = asyncio.get_running_loop().create_task(run(review_id), context=contextvars.Context())
+    _JOBS[review_id] = task
+    task.add_done_callback(lambda t: _job_done(review_id, t))
+
+
+def _job_done(review_id: int, task: asyncio.Task[None]) -> None:
+    if _JOBS.get(review_id) is task:
+        del _JOBS[review_id]
+    if not task.cancelled() and task.exception() is not None:
+        log.error("review %s failed", review_id, exc_info=task.exception())
+
+
+async def is_running(review_id: int) -> bool:
+    """Whether some process holds the review's lease (is working on it)."""
+    return bool(await computers.leases().held(lease_name(review_id)))
+
+
+async def _keep(name: str, token: str) -> None:
+    while True:
+        await asyncio.sleep(settings.PLAY_LEASE_MS / 3000)
+        try:
+            if not await computers.leases().renew(name, token):
+                return
+        except Exception:  # noqa: BLE001 - a Redis hiccup: try again next time
+            log.exception("could not renew the lease %s", name)
+
+
+def _load(review_id: int) -> tuple[Review, list[analysis.Decision]] | None:
+    review = Review.objects.select_related("game").filter(pk=review_id).first()
+    if review is None or review.status != Review.Status.RUNNING:
+        return None
+    return review, analysis.decisions(review.game.record(), review.seat)
+
+
+def _store(review_id: int, items: list[dict[str, Any]], done: bool, seconds: float) -> None:
+    fields: dict[str, Any] = {"items": items}
+    if done:
+        fields["status"] = Review.Status.DONE
+        fields["seconds"] = round(seconds, 2)
+    Review.objects.filter(pk=review_id).update(**fields)
+
+
+async def run(review_id: int) -> None:
+    """The review's job: every decision not reviewed yet, one pool call each."""
+    name = lease_name(review_id)
+    token = secrets.token_hex(8)
+    if not await computers.leases().claim(name, token):
+        return
+    keeper = asyncio.create_task(_keep(name, token))
+    try:
+        loaded = await database_sync_to_async(_load)(review_id)
+        if loaded is None:
+            return
+        review, found = loaded
+        items = list(review.items)
+        budget = analysis.Budget(worlds=review.worlds or settings.REVIEW_WORLDS)
+        started = time.monotonic() - (review.seconds or 0.0)
+        for decision in found[len(items) :]:
+            try:
+                result = await computers.pool().run(
+                    f"review:{review.game_id}",
+                    analysis.review_decision,
+                    decision.obs,
+                    decision.action,
+                    seed_of(review.game_id, decision.index),
+                    budget,
+                )
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("review %s: decision %s failed", review_id, decision.index)
+                await database_sync_to_async(Review.objects.filter(pk=review_id).update)(
+                    status=Review.Status.FAILED
+                )
+                return
+            result["i"] = decision.index
+            result["round"] = decision.round_no
+            items.append(result)
+            done = len(items) >= len(found)
+            await database_sync_to_async(_store)(review_id, items, done, time.monotonic() - started)
+        if not found:
+            await database_sync_to_async(_store)(review_id, items, True, 0.0)
+    finally:
+        keeper.cancel()
+        try:
+            await computers.leases().release(name, token)
+        except Exception:  # noqa: BLE001 - it expires by itself
+            log.exception("could not release the lease %s", name)
+
+
+# -- hints ---------------------------------------------------------------------------------
+
+
+class HintRefused(Exception):
+    """No hint now; ``reason`` is one of: not_practice, not_your_turn, round_over."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _hint_position(source: Source) -> tuple[int, Any, Hint | None]:
+    match = play_services.match_of(source.game)
+    if match.round.over:
+        raise HintRefused("round_over")
+    obs = match.observe(source.seat)
+    if not (obs.my_turn and obs.legal) and not (obs.phase == "exchange" and obs.owe):
+        raise HintRefused("not_your_turn")
+    found = Hint.objects.filter(
+        game=source.game, seat=source.seat, version=source.game.version
+    ).first()
+    return source.game.version, obs, found
+
+
+def _save_hint(source: Source, version: int, result: dict[str, Any]) -> None:
+    try:
+        Hint.objects.get_or_create(
+            game=source.game, seat=source.seat, version=version, defaults={"result": result}
+        )
+    except IntegrityError:  # asked twice at once: counted once
+        pass
+
+
+def hints_used(game_id: str, seat: int) -> int:
+    return Hint.objects.filter(game_id=game_id, seat=seat).count()
+
+
+async def hint(source: Source) -> dict[str, Any]:
+    """The advanced player's suggestion for the seat's current decision (counted once per
+    table version). Raises :class:`HintRefused`."""
+    if not source.practice:
+        raise HintRefused("not_practice")
+    version, obs, found = await database_sync_to_async(_hint_position)(source)
+    if found is not None:
+        return dict(found.result)
+    result: dict[str, Any] = await computers.pool().run(
+        source.game.owner,
+        analysis.hint,
+        obs,
+        f"hint:{source.game.id}:{version}",
+        analysis.Budget(worlds=settings.REVIEW_HINT_WORLDS),
+    )
+    await database_sync_to_async(_save_hint)(source, version, result)
+    return result

@@ -1,0 +1,41 @@
+"""A hint during a practice game, then "review my game" with its progress, in a browser."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import DaphneServer, page_problems
+from tests.browser.test_play_browser import play_round_by_keyboard, press
+
+
+@pytest.mark.parametrize(("lang", "locale", "start"), [("ja", "ja-JP", "ゲームを始める")])
+def test_hint_then_review_my_game(
+    daphne_server: DaphneServer, new_page: Any, lang: str, locale: str, start: str
+) -> None:
+    page = new_page(locale=locale)
+    page.goto(f"{daphne_server.url}/{lang}/play/")
+    page.locator('select[name="table"]').select_option("1v1")
+    page.locator('select[name="speed"]').select_option("300")
+    page.get_by_role("button", name=start).click()
+    hand = page.locator('[data-testid="hand"]')
+    expect(hand.locator("button[data-card]").first).to_be_visible()
+    expect(hand).to_have_attribute("data-your-turn", "true", timeout=20_000)
+    press(page, '[data-action="hint"]')
+    hint = page.locator('[data-testid="hint"]')
+    expect(hint.locator(".hint-box__suggestion")).not_to_be_empty(timeout=20_000)
+    expect(page.locator("#hints-used")).to_have_attribute("data-hints", "1")
+    play_round_by_keyboard(page)
+    expect(page.locator('[data-testid="match-over"]')).to_be_visible()
+    page.locator('a[data-action="review"]').click()
+    press(page, 'button[data-action="review"]')
+    review = page.locator('[data-testid="review"]')
+    expect(review).to_be_visible(timeout=60_000)
+    expect(review).to_contain_text("使ったヒント：1 回。")
+    for cost in review.locator('[data-testid="mistake"]').evaluate_all(
+        "els => els.map(e => e.dataset.cost)"
+    ):
+        assert float(cost) > 0
+    assert page_problems(page) == []

@@ -1,0 +1,247 @@
+"""The review page, its job in the computer-player pool, hints and puzzles."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.test import Client
+
+from daifugo_site.review import services
+from daifugo_site.review.models import Hint, Review
+from tutorials.models import Lesson, PlayerPuzzle
+from tutorials.spec import lesson_from_model
+from tutorials.validation import validate_lesson
+
+from .conftest import PLANTED_INDEX, PLANTED_SEED, owner_client, scripted_game
+
+LANGS = ("zh-hans", "ja")
+
+
+def costs(html: str) -> list[float]:
+    return [float(c) for c in re.findall(r'data-testid="mistake" data-cost="([0-9.]+)"', html)]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_finished_game_is_reviewed_in_the_pool_and_the_planted_mistake_is_flagged() -> None:
+    client, token = await sync_to_async(owner_client)()
+    game = await sync_to_async(scripted_game)(token)
+    page = await sync_to_async(client.get)(f"/zh-hans/review/game/{game.id}/")
+    assert page.status_code == 200 and 'data-action="review"' in page.content.decode()
+    # Start: a review row with its number of decisions (the job itself is run below, in
+    # this loop, awaiting the pool process as a web process would).
+    source = await sync_to_async(_source)(game.id, token)
+    review = await sync_to_async(services.review_for)(source)
+    assert review.status == Review.Status.RUNNING and review.total > 5
+    await services.run(review.pk)
+    review = await Review.objects.aget(pk=review.pk)
+    assert review.status == Review.Status.DONE and len(review.items) == review.total
+    planted = next(it for it in review.items if it["i"] == PLANTED_INDEX)
+    assert planted["mistake"] and planted["verdict"]["winnable"]
+    for lang in LANGS:
+        html = (await sync_to_async(client.get)(f"/{lang}/review/game/{game.id}/")).content.decode()
+        assert 'data-testid="review"' in html
+        found = costs(html)
+        assert found and found[0] == max(found) and found[0] >= 1.0
+        assert f'data-index="{PLANTED_INDEX}"' in html
+        assert "Make this position a puzzle" not in html  # translated
+        assert no_english(html), lang
+
+
+#: The scenario format's own words (keys and values a visitor types into the checker) and
+#: card codes: format, not English sentences.
+FORMAT_WORDS = {
+    *("rules", "hands", "leader", "revolution", "previous", "steps", "play", "pass", "give"),
+    *("by", "form", "single", "group", "sequence", "JSON", "preset", "standard", "true"),
+    *("false", "JK"),
+}
+CARD_CODE = re.compile(r"^[SHDC][2-9TJQKA]$")
+
+
+def no_english(html: str) -> bool:
+    """No Latin words on the page outside card codes and keys (the terms test's rule)."""
+    from tests.daifugo_site.pages.test_terms import _allowed_latin, _latin_words, _page_texts
+
+    found = [
+        w
+        for w in _latin_words(_page_texts(html), _allowed_latin() | FORMAT_WORDS)
+        if not CARD_CODE.match(w)
+    ]
+    assert found == [], found
+    return True
+
+
+def _source(game_id: str, token: str):  # type: ignore[no-untyped-def]
+    from daifugo_site.play.services import PLAYER_TOKEN_KEY
+    from daifugo_site.review.sources import for_viewer
+
+    return for_viewer(game_id, {PLAYER_TOKEN_KEY: token})
+
+
+@pytest.mark.django_db
+def test_only_the_player_may_see_or_start_a_review(owner: tuple[Client, str]) -> None:
+    client, token = owner
+    game = scripted_game(token)
+    stranger = Client()
+    assert stranger.get(f"/zh-hans/review/game/{game.id}/").status_code == 404
+    assert stranger.post(f"/zh-hans/review/game/{game.id}/").status_code == 404
+    assert not Review.objects.exists()
+
+
+@pytest.mark.django_db
+def test_an_unfinished_game_cannot_be_reviewed(owner: tuple[Client, str]) -> None:
+    client, token = owner
+    game = scripted_game(token, stop=20)
+    html = client.get(f"/ja/review/game/{game.id}/").content.decode()
+    assert 'data-action="review"' not in html
+    assert client.post(f"/ja/review/game/{game.id}/").status_code == 409
+    assert not Review.objects.exists()
+
+
+def _stored_review(game, items):  # type: ignore[no-untyped-def]
+    return Review.objects.create(
+        game=game, seat=0, total=len(items), items=items, status=Review.Status.DONE, seconds=1
+    )
+
+
+@pytest.mark.django_db
+def test_a_settled_position_becomes_a_valid_puzzle_listed_once_approved(
+    owner: tuple[Client, str],
+) -> None:
+    from daifugo_site.review import analysis
+
+    client, token = owner
+    game = scripted_game(token)
+    found = {d.index: d for d in analysis.decisions(game.record(), 0)}
+    d = found[PLANTED_INDEX]
+    item = analysis.review_decision(d.obs, d.action, "t", analysis.Budget(worlds=4))
+    item.update(i=PLANTED_INDEX, round=0)
+    _stored_review(game, [item])
+    response = client.post(f"/zh-hans/review/game/{game.id}/puzzle/{PLANTED_INDEX}/")
+    assert response.status_code == 302
+    puzzle = PlayerPuzzle.objects.get()
+    assert response["Location"].endswith(puzzle.lesson.get_absolute_url().split("/", 2)[-1])
+    # The tutor's own validation accepts it as stored.
+    assert validate_lesson(lesson_from_model(puzzle.lesson)).ok
+    # Shared by link at once; listed only once approved.
+    assert client.get(puzzle.lesson.get_absolute_url()).status_code == 200
+    listing = client.get("/zh-hans/learn/").content.decode()
+    assert puzzle.lesson.get_absolute_url() not in listing
+    puzzle.approved = True
+    puzzle.save()
+    for lang in LANGS:
+        listing = client.get(f"/{lang}/learn/").content.decode()
+        assert f"/{lang}/learn/{puzzle.lesson.slug}/" in listing
+    # Asking again returns the same puzzle.
+    client.post(f"/zh-hans/review/game/{game.id}/puzzle/{PLANTED_INDEX}/")
+    assert (
+        PlayerPuzzle.objects.count()
+        == 1
+        == Lesson.objects.filter(slug__startswith="players-").count()
+    )
+
+
+@pytest.mark.django_db
+def test_a_position_the_solver_did_not_settle_is_refused_as_a_puzzle(
+    owner: tuple[Client, str],
+) -> None:
+    client, token = owner
+    game = scripted_game(token)
+    item = {
+        "i": 3,
+        "round": 0,
+        "made": "pass",
+        "best": "pass",
+        "mistake": False,
+        "cost": 0.0,
+        "verdict": None,
+    }
+    _stored_review(game, [item])
+    response = client.post(f"/ja/review/game/{game.id}/puzzle/3/")
+    assert response.status_code == 400
+    assert "パズル" in response.content.decode()
+    assert not PlayerPuzzle.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_hint_is_given_on_the_players_turn_and_counted_once_per_turn() -> None:
+    client, token = await sync_to_async(owner_client)()
+    # Stop where seat 0 is to act with a choice.
+    from daifugo_site.review import analysis
+
+    game = await sync_to_async(scripted_game)(token, stop=None)
+    ds = analysis.decisions(game.record(), 0)
+    stop = ds[1].index
+    game = await sync_to_async(scripted_game)(token, stop=stop)
+    url = f"/ja/review/hint/{game.id}/"
+    first = await sync_to_async(client.post)(url)
+    html = first.content.decode()
+    assert first.status_code == 200 and 'data-testid="hint"' in html
+    assert "ヒント" in html and 'data-hints="1"' in html and "hx-swap-oob" in html
+    again = (await sync_to_async(client.post)(url)).content.decode()
+    assert 'data-hints="1"' in again
+    assert await Hint.objects.filter(game=game).acount() == 1
+    # Counted in the game's record: the play page says so.
+    page = (await sync_to_async(client.get)(f"/ja/play/{game.id}/")).content.decode()
+    assert 'data-action="hint"' in page and 'data-hints="1"' in page
+    assert "使ったヒント：1 回。" in page
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_no_hint_for_someone_else_or_off_turn() -> None:
+    client, token = await sync_to_async(owner_client)()
+    game = await sync_to_async(scripted_game)(token)  # finished
+    stranger = Client()
+    assert (
+        await sync_to_async(stranger.post)(f"/zh-hans/review/hint/{game.id}/")
+    ).status_code == 403
+    over = (await sync_to_async(client.post)(f"/zh-hans/review/hint/{game.id}/")).content.decode()
+    assert 'role="alert"' in over
+    assert await Hint.objects.acount() == 0
+
+
+def test_planted_seed_constants_match() -> None:
+    assert PLANTED_SEED == 20
+
+
+@pytest.mark.django_db
+def test_progress_is_polled_until_done_and_a_lost_job_is_asked_again(
+    owner: tuple[Client, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client, token = owner
+    game = scripted_game(token)
+    review = Review.objects.create(game=game, seat=0, total=4, items=[], worlds=12)
+    asked: list[int] = []
+    monkeypatch.setattr(services, "request_review", asked.append)
+    html = client.get(f"/ja/review/game/{game.id}/progress/").content.decode()
+    assert 'hx-trigger="every 1s"' in html and "<progress" in html and "4 件中 0 件" in html
+    assert asked == [review.pk]  # nobody held its lease: the poll restarts the job
+    review.status = Review.Status.DONE
+    review.save()
+    html = client.get(f"/ja/review/game/{game.id}/progress/").content.decode()
+    assert "hx-trigger" not in html and 'data-testid="review"' in html
+
+
+@pytest.mark.django_db
+def test_the_pushed_hand_with_the_hint_button_reads_no_database(
+    owner: tuple[Client, str],
+) -> None:
+    """The hand partial is rendered on the event loop from the cache (play/rendering.py):
+    the hint button inside it must not query the database."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from daifugo_site.play import services as play_services
+    from daifugo_site.play.rendering import render_table
+    from daifugo_site.review import analysis
+
+    client, token = owner
+    game = scripted_game(token)
+    stop = analysis.decisions(game.record(), 0)[0].index
+    game = scripted_game(token, stop=stop)
+    play_services.match_of(game)  # cached, as after a broadcast
+    with CaptureQueriesContext(connection) as queries:
+        rendered = render_table(game.id, "zh-hans", True, game.version, None, cache_only=True)
+    assert rendered is not None and 'data-action="hint"' in rendered[0]
+    assert len(queries) == 0
