@@ -192,7 +192,7 @@ def apply_action(
         elif not by_computer:
             if is_computer_seat:
                 return Outcome(False, "not_your_turn", game.version)
-            if player is not None and seat_of(game, player) != action.seat:
+            if player is not None and not player_owns(game, player, action.seat):
                 # Acting for another person's seat at a room table.
                 return Outcome(False, "not_your_seat", game.version)
     out = match.apply(action)
@@ -295,6 +295,17 @@ def seat_of(game: Game, player: str) -> int | None:
                 return seat
         return None
     return game.human_seat if player == game.owner else None
+
+
+def player_owns(game: Game, player: str, seat: int | None) -> bool:
+    """Whether ``player`` (a player token) may act for the human ``seat`` (on one device,
+    a hotseat table's person owns every human seat)."""
+    if seat is None or not 0 <= seat < len(game.seats):
+        return False
+    entry = game.seats[seat]
+    if is_table_of_people(game):
+        return entry.get("kind") == "human" and entry.get("player") == player
+    return seat == game.human_seat and player == game.owner
 
 
 def standin_seats(game: Game, match: Match) -> set[int]:

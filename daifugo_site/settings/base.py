@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "daifugo_site.ui",
     "daifugo_site.pages",
     "daifugo_site.play",
+    "daifugo_site.rooms",
     "tutorials",
 ]
 
@@ -324,3 +325,11 @@ PLAY_SWEEP_MAX_AGE_S = 24 * 3600
 PLAY_SWEEP_MAX_ROWS = 5000
 # Games driven at once by one process (each is a small task; the pool bounds the CPU).
 PLAY_MAX_DRIVERS = 10_000
+
+# Rooms (daifugo_site/rooms): a room nobody has touched (nor played in) for this many hours
+# is closed; its games stay readable. A round's result stays on screen this long before the
+# computer starts the next round of a room table whose people have not pressed "next".
+ROOMS_ABANDONED_AFTER_H = int(os.environ.get("ROOMS_ABANDONED_AFTER_H", "12"))
+ROOMS_NEXT_ROUND_S = int(os.environ.get("ROOMS_NEXT_ROUND_S", "30"))
+# Rooms one session may create per hour (a room holds seats and games for hours).
+ROOMS_PER_HOUR_PER_SESSION = int(os.environ.get("ROOMS_PER_HOUR_PER_SESSION", "20"))
