@@ -21,8 +21,10 @@ from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
+from daifugo_site import limits
 from daifugo_site.play import clock, services
 from daifugo_site.play.models import Game
+from rules_engine import Action
 
 from . import presence
 from . import services as rooms
@@ -96,8 +98,25 @@ class Table:
         kind = content.get("action")
         if not self.hotseat:
             return False
+        if kind == "next":
+            # Between rounds nobody's hand is shown, so the device's person moves on.
+            version = limits.version_of(content)
+            if version is None:
+                await _error(socket, "version_required")
+                return True
+            outcome = await services.submit(
+                socket.game_id,
+                Action.next_round(),
+                by_computer=False,
+                expected_version=version,
+                player=self.player,
+            )
+            if not outcome.accepted:
+                await _error(socket, outcome.reason or "error")
+            return True
         if kind == "reveal":
-            seat = content.get("seat")
+            raw = content.get("seat")
+            seat = int(raw) if isinstance(raw, str) and raw.isdigit() and len(raw) < 3 else raw
             if not isinstance(seat, int) or seat != self.curtain_for:
                 await _error(socket, "stale")
                 return True
