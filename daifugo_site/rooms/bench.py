@@ -58,7 +58,11 @@ async def person(port: int, game_id: str, key: str, until: float, times: list[fl
             if table.round_over:
                 data = {"action": "next", "v": str(version)}
             elif table.owe:
-                data = {"action": "give", "cards": " ".join(table.hand[: table.owe]), "v": str(version)}
+                data = {
+                    "action": "give",
+                    "cards": " ".join(table.hand[: table.owe]),
+                    "v": str(version),
+                }
             elif table.your_turn:
                 data = first_play(table)
             if data is not None:

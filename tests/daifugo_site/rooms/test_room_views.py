@@ -154,3 +154,22 @@ def test_hotseat_starts_at_once_with_the_curtain_down_and_no_hand(client: Client
     if match.round.to_act < 3:
         assert 'data-testid="curtain"' in html and 'data-action="reveal"' in html
     assert "data-card=" not in html[html.index('id="hand"') :][:2000]
+
+
+def test_the_seats_poll_sends_a_seated_person_to_the_table_once_started(client: Client) -> None:
+    room = create(client)
+    friend = Client()
+    friend.post(f"/zh-hans/play/room/{room.token}/take/", {"seat": "1", "name": "Bo"})
+    poll = {"HTTP_HX_REQUEST": "true"}
+    response = friend.get(f"/zh-hans/play/room/{room.token}/?part=seats", **poll)
+    html = response.content.decode()
+    assert response.status_code == 200 and 'id="room-live"' in html and "<html" not in html
+    assert "HX-Redirect" not in response
+    client.post(f"/zh-hans/play/room/{room.token}/start/", {"fill": "1"})
+    response = friend.get(f"/zh-hans/play/room/{room.token}/?part=seats", **poll)
+    game = Game.objects.get()
+    assert response["HX-Redirect"] == f"/zh-hans/play/{game.id}/"
+    # A watcher's poll stays on the room page, which offers to watch.
+    response = Client().get(f"/zh-hans/play/room/{room.token}/?part=seats", **poll)
+    assert "HX-Redirect" not in response
+    assert 'data-testid="spectator"' in response.content.decode()
