@@ -259,7 +259,8 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
         # game) is in this process's cache: render right here rather than queue behind
         # the database thread.
         args = (self.game_id, self.lang, self.is_owner, version, self.sent)
-        seat = self.human_seat if self.is_owner else None
+        # A room table's page renders its own seat (a practice game's, the human seat).
+        seat = self.human_seat if self.table is not None and self.is_owner else None
         rendered = render_table(*args, sent_version=self.sent_version, cache_only=True, seat=seat)
         if rendered is None:
             rendered = await database_sync_to_async(render_table)(

@@ -152,7 +152,9 @@ def render_table(
         if found is not None:
             return found
     with translation.override(lang):
-        view = table_view(game, match, is_owner=is_owner, seat=seat)
+        # ``seat`` only for a room table's page: a practice game's owner is its human seat.
+        extra = {"seat": seat} if seat is not None else {}
+        view = table_view(game, match, is_owner=is_owner, **extra)
         html, keys = _render(view, sent)
     result = (html, keys, game.version)
     if key is not None:
