@@ -29,6 +29,7 @@ urlpatterns = [
 urlpatterns += i18n_patterns(
     path("", include("daifugo_site.pages.urls")),
     path("", include(("daifugo_site.pages.rules_urls", "rules"))),
+    path("play/room/", include("daifugo_site.rooms.urls")),
     path("play/", include("daifugo_site.play.urls")),
     path("review/", include("daifugo_site.review.urls")),
     path("learn/", include("tutorials.urls")),

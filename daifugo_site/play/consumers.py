@@ -53,6 +53,8 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
     human_seat: int
     in_group = False
     viewer_held = False
+    player: str | None = None
+    table: Any = None
 
     async def connect(self) -> None:
         kwargs = self.scope["url_route"]["kwargs"]
@@ -73,8 +75,18 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
             return
         session = self.scope.get("session")
         token = session.get(services.PLAYER_TOKEN_KEY) if session is not None else None
-        self.is_owner = bool(token) and token == game.owner
-        self.human_seat = game.human_seat
+        # A room table (daifugo_site/rooms): each person acts for their own seat.
+        seat = services.seat_of(game, token) if token else None
+        self.player = token if services.is_table_of_people(game) else None
+        self.is_owner = seat is not None
+        self.human_seat = seat if seat is not None else game.human_seat
+        self.table = None
+        if services.is_table_of_people(game):
+            from daifugo_site.rooms.socket import Table
+
+            self.table = Table(game, seat, token)
+            if self.table.hotseat:
+                self.is_owner = False  # the curtain first: no hand until "show my hand"
         if not self.is_owner:
             # The owner's own pages always get in; watchers share a cap per game.
             if not limits.acquire("viewers", self.game_id, settings.PLAY_MAX_VIEWERS_PER_GAME):
@@ -95,6 +107,8 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
         await self.channel_layer.group_add(services.group_name(self.game_id), self.channel_name)
         # The state may have moved on since the page was rendered: send it whole.
         await self.send_table()
+        if self.table is not None:
+            await self.table.connected(self)
         services.ensure_driver(self.game_id)
 
     async def refuse(self, reason: str) -> None:
@@ -105,6 +119,11 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
     async def cleanup(self) -> None:
         # Runs once however the consumer ends (limits.GuardedSocket), so a crashed or
         # dropped page never stays in the group or holds a viewer place.
+        try:
+            if getattr(self, "table", None) is not None:
+                await self.table.disconnected(self)
+        except Exception:  # noqa: BLE001 - the group and counts below must still be left
+            log.exception("room presence of game %s not updated", self.game_id)
         try:
             if self.in_group:
                 self.in_group = False
@@ -146,6 +165,8 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
             max_bytes=settings.PLAY_MAX_MESSAGE_BYTES,
             max_depth=settings.PLAY_MAX_MESSAGE_DEPTH,
         )
+        if self.table is not None and await self.table.handle(self, content):
+            return
         if not self.is_owner:
             await self.send_error("not_owner")
             return
@@ -155,7 +176,7 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
             return
         action, version = parsed
         outcome = await services.submit(
-            self.game_id, action, by_computer=False, expected_version=version
+            self.game_id, action, by_computer=False, expected_version=version, player=self.player
         )
         if not outcome.accepted:
             await self.send_error(outcome.reason)
@@ -192,7 +213,27 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
 
     async def game_update(self, event: dict[str, Any]) -> None:
         version = event.get("version")
-        await self.send_table(version if isinstance(version, int) else None)
+        version = version if isinstance(version, int) else None
+        if self.table is not None:
+            from daifugo_site.rooms import socket
+
+            if not self.table.hotseat:
+                await self.send_table(version)
+            await socket.after_update(self, self.table, version)
+            return
+        await self.send_table(version)
+
+    async def room_presence(self, event: dict[str, Any]) -> None:
+        """A room table's seat changed hands or presence (daifugo_site/rooms/socket.py)."""
+        if self.table is not None:
+            from daifugo_site.rooms import socket
+
+            await socket.on_presence(self, self.table)
+
+    async def room_moved(self, event: dict[str, Any]) -> None:
+        """The room started its next match: this page says where (the room's link)."""
+        if self.table is not None:
+            await self.table.send_panel(self)
 
     async def game_rebound(self, event: dict[str, Any]) -> None:
         """The game moved to another browser (its resume link): this page may no longer be
@@ -211,14 +252,19 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
             await self.send_table()
 
     async def send_table(self, version: int | None = None) -> None:
+        if self.table is not None and self.table.hotseat:
+            await self.table.send_table(self, version)
+            return
         # Usually the state (and often the very push, rendered for another page of this
         # game) is in this process's cache: render right here rather than queue behind
         # the database thread.
         args = (self.game_id, self.lang, self.is_owner, version, self.sent)
-        rendered = render_table(*args, sent_version=self.sent_version, cache_only=True)
+        # A room table's page renders its own seat (a practice game's, the human seat).
+        seat = self.human_seat if self.table is not None and self.is_owner else None
+        rendered = render_table(*args, sent_version=self.sent_version, cache_only=True, seat=seat)
         if rendered is None:
             rendered = await database_sync_to_async(render_table)(
-                *args, sent_version=self.sent_version
+                *args, sent_version=self.sent_version, seat=seat
             )
         if rendered is not None:
             html, self.sent, self.sent_version = rendered

@@ -33,9 +33,19 @@ def level_label(level: str | None) -> str:
     }.get(level or "", "")
 
 
-def seat_name(game: Game, seat: int, owner_view: bool = True) -> str:
+def seat_name(game: Game, seat: int, owner_view: bool = True, viewer: int | None = None) -> str:
     """A seat's name: "You" for the human seat on its owner's page, otherwise a name a
-    viewer can read too."""
+    viewer can read too. At a room table (seat entries with a ``name``) people go by their
+    nicknames, and ``viewer`` is the seat whose page this is."""
+    entry = game.seats[seat] if 0 <= seat < len(game.seats) else {}
+    if entry.get("name"):
+        if owner_view and seat == (game.human_seat if viewer is None else viewer):
+            return _("You")
+        return str(entry["name"])
+    if any(e.get("name") for e in game.seats):
+        computers = [s for s, e in enumerate(game.seats) if e.get("kind") == "computer"]
+        index = computers.index(seat) if seat in computers else 0
+        return _("Computer %(letter)s") % {"letter": "ABCDEF"[index]}
     if seat == game.human_seat:
         return _("You") if owner_view else _("Human player")
     letters = "ABCDEF"
@@ -60,7 +70,8 @@ def describe_step(game: Game, after: Round, viewer: int | None) -> list[Event]:
     seats concerned)."""
     owner_view = viewer is not None
     return narrate(
-        visible_to(after.effects, viewer), lambda seat: seat_name(game, seat, owner_view)
+        visible_to(after.effects, viewer),
+        lambda seat: seat_name(game, seat, owner_view, viewer),
     )
 
 
@@ -183,11 +194,16 @@ class TableView:
         return json.dumps(self.legal)
 
 
-def table_view(game: Game, match: Match, *, is_owner: bool) -> TableView:
-    """The view of ``game`` for its owner (hand included) or for a viewer (public only)."""
+def table_view(game: Game, match: Match, *, is_owner: bool, seat: int | None = None) -> TableView:
+    """The view of ``game`` for its owner (hand included) or for a viewer (public only).
+
+    ``seat`` is the owner's seat when it is not the game's ``human_seat`` (a room table:
+    each person's page shows their own seat)."""
 
     r = match.round
-    seat = game.human_seat
+    if seat is None:
+        seat = game.human_seat
+    viewer = seat if is_owner else None
     obs: Observation = observe(r, seat)
     prev_titles = obs.previous_titles
     scores = match.scores
@@ -195,7 +211,7 @@ def table_view(game: Game, match: Match, *, is_owner: bool) -> TableView:
     seats = [
         SeatView(
             seat=s,
-            name=seat_name(game, s, is_owner),
+            name=seat_name(game, s, is_owner, viewer),
             level=level_label(game.computer_level(s)),
             count=obs.counts[s],
             title=title_label(prev_titles[s]) if prev_titles else "",
@@ -237,7 +253,7 @@ def table_view(game: Game, match: Match, *, is_owner: bool) -> TableView:
             results.append(
                 ResultRow(
                     place=place + 1,
-                    name=seat_name(game, s, is_owner),
+                    name=seat_name(game, s, is_owner, viewer),
                     title=title_label(titles[s]),
                     points=r.n - 1 - place,
                     total=scores[s],
@@ -249,11 +265,15 @@ def table_view(game: Game, match: Match, *, is_owner: bool) -> TableView:
     if match.over:
         for place, s in enumerate(match.standings()):
             standings.append(
-                ResultRow(place + 1, seat_name(game, s, is_owner), "", 0, scores[s], s == seat)
+                ResultRow(
+                    place + 1, seat_name(game, s, is_owner, viewer), "", 0, scores[s], s == seat
+                )
             )
         winner = match.winner
-        winner_name = seat_name(game, winner, is_owner) if winner is not None else ""
-    field_name = seat_name(game, obs.field_seat, is_owner) if obs.field_seat is not None else ""
+        winner_name = seat_name(game, winner, is_owner, viewer) if winner is not None else ""
+    field_name = (
+        seat_name(game, obs.field_seat, is_owner, viewer) if obs.field_seat is not None else ""
+    )
     return TableView(
         game=game,
         is_owner=is_owner,
@@ -277,7 +297,9 @@ def table_view(game: Game, match: Match, *, is_owner: bool) -> TableView:
         owe=obs.owe if show_hand else 0,
         gave_codes=card_codes(obs.gave) if show_hand else [],
         got_codes=card_codes(obs.got) if show_hand else [],
-        partner_name=seat_name(game, obs.partner, is_owner) if obs.partner is not None else "",
+        partner_name=seat_name(game, obs.partner, is_owner, viewer)
+        if obs.partner is not None
+        else "",
         log=events,
         announcement=announcement,
         round_over=r.over,

@@ -128,6 +128,7 @@ def render_table(
     *,
     sent_version: int | None = None,
     cache_only: bool = False,
+    seat: int | None = None,
 ) -> tuple[str, dict[str, Any], int] | None:
     """The fragments of the table that changed since ``sent`` (all of them when ``sent`` is
     None), out-of-band, in ``lang``; with the new keys and their version, to pass back as
@@ -146,12 +147,21 @@ def render_table(
     game, match = loaded
     key: tuple[Any, ...] | None = None
     if sent is None or sent_version is not None:
-        key = (game_id, game.version, sent_version if sent is not None else None, lang, is_owner)
+        key = (
+            game_id,
+            game.version,
+            sent_version if sent is not None else None,
+            lang,
+            is_owner,
+            seat,
+        )
         found = _remembered(key)
         if found is not None:
             return found
     with translation.override(lang):
-        view = table_view(game, match, is_owner=is_owner)
+        # ``seat`` only for a room table's page: a practice game's owner is its human seat.
+        extra = {"seat": seat} if seat is not None else {}
+        view = table_view(game, match, is_owner=is_owner, **extra)
         html, keys = _render(view, sent)
     result = (html, keys, game.version)
     if key is not None:

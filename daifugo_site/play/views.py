@@ -132,7 +132,15 @@ def game(request: HttpRequest, game_id: str) -> HttpResponse:
     found = services.get_game(game_id)
     if found is None:
         raise Http404
-    is_owner = request.session.get(services.PLAYER_TOKEN_KEY) == found.owner
+    token = request.session.get(services.PLAYER_TOKEN_KEY)
+    seat = services.seat_of(found, token) if token else None
+    if services.is_table_of_people(found):
+        # A room's table (daifugo_site/rooms): each person's own seat; the room's link is
+        # the way back, so no resume link.
+        from daifugo_site.rooms.views import table_context
+
+        return render(request, "play/game.html", table_context(request, found, seat))
+    is_owner = seat is not None
     view = table_view(found, services.match_of(found), is_owner=is_owner)
     # Only the owner's page carries the link; viewers never see it (nor do pushes).
     resume_url = resume_url_for(request, found) if is_owner else None
@@ -145,6 +153,10 @@ def again(request: HttpRequest, game_id: str) -> HttpResponse:
     found = services.get_game(game_id)
     if found is None:
         raise Http404
+    if services.is_table_of_people(found):
+        from daifugo_site.rooms.views import again_from_game
+
+        return again_from_game(request, found)
     if request.session.get(services.PLAYER_TOKEN_KEY) != found.owner:
         return HttpResponse(status=403)
     refusal = new_game_refusal(request)

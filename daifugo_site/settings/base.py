@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "daifugo_site.pages",
     "daifugo_site.play",
     "daifugo_site.review",
+    "daifugo_site.rooms",
     "tutorials",
 ]
 
@@ -335,3 +336,11 @@ REVIEW_WORLDS = int(os.environ.get("REVIEW_WORLDS", "120"))
 REVIEW_HINT_WORLDS = int(os.environ.get("REVIEW_HINT_WORLDS", "60"))
 # Reviews running at once in one process (each takes pool slots of its own owner).
 REVIEW_MAX_JOBS = 64
+
+# Rooms (daifugo_site/rooms): a room nobody has touched (nor played in) for this many hours
+# is closed; its games stay readable. A round's result stays on screen this long before the
+# computer starts the next round of a room table whose people have not pressed "next".
+ROOMS_ABANDONED_AFTER_H = int(os.environ.get("ROOMS_ABANDONED_AFTER_H", "12"))
+ROOMS_NEXT_ROUND_S = int(os.environ.get("ROOMS_NEXT_ROUND_S", "30"))
+# Rooms one session may create per hour (a room holds seats and games for hours).
+ROOMS_PER_HOUR_PER_SESSION = int(os.environ.get("ROOMS_PER_HOUR_PER_SESSION", "20"))

@@ -1,0 +1,71 @@
+"""The room set-up: the practice table's form (rules, rounds, computer levels for the seats
+left empty) plus the room's own options."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from daifugo_site.play.forms import LEVEL_LABELS, NewGameForm
+from daifugo_site.play.services import LEVELS
+
+from .models import Room
+
+DROP_TIMEOUTS = {
+    "15": _("15 seconds"),
+    "30": _("30 seconds"),
+    "60": _("1 minute"),
+    "120": _("2 minutes"),
+}
+CLOCKS = {
+    "0": _("Off"),
+    "15": _("15 seconds a move"),
+    "30": _("30 seconds a move"),
+    "60": _("1 minute a move"),
+}
+
+
+class RoomForm(NewGameForm):
+    mode = forms.ChoiceField(
+        choices=[
+            (Room.Mode.LINK, _("Friends on their own devices, by link")),
+            (Room.Mode.HOTSEAT, _("Everyone on this device (pass it around)")),
+        ],
+        initial=Room.Mode.LINK,
+        required=False,
+    )
+    name = forms.CharField(max_length=24, required=False)
+    humans = forms.TypedChoiceField(
+        choices=[(n, str(n)) for n in range(2, 7)], coerce=int, initial=2, required=False
+    )
+    drop_timeout = forms.TypedChoiceField(
+        choices=list(DROP_TIMEOUTS.items()), coerce=int, initial=30, required=False
+    )
+    clock = forms.TypedChoiceField(
+        choices=list(CLOCKS.items()), coerce=int, initial=0, required=False
+    )
+    standin_level = forms.ChoiceField(
+        choices=[(level, LEVEL_LABELS[level]) for level in LEVELS],
+        initial="intermediate",
+        required=False,
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if "players" not in data:
+            return data
+        data["mode"] = data.get("mode") or Room.Mode.LINK
+        data["drop_timeout"] = data.get("drop_timeout") or 30
+        data["clock"] = data.get("clock") or 0
+        data["standin_level"] = data.get("standin_level") or "intermediate"
+        humans = data.get("humans") or 2
+        if data["mode"] == Room.Mode.HOTSEAT and humans > data["players"]:
+            raise forms.ValidationError(
+                _("A table of %(players)s cannot seat %(humans)s people.")
+                % {"players": data["players"], "humans": humans},
+                code="humans",
+            )
+        data["humans"] = humans
+        return data

@@ -1,0 +1,139 @@
+"""Rooms in real browsers: two people (two browser contexts, own cookies) play a room to
+the end through its link, in zh-hans and ja; a hotseat game on one page where no hand is
+in the DOM while the curtain is down."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import DaphneServer, page_problems
+from tests.browser.test_play_browser import press, select_with_keyboard
+
+MATCH_TIMEOUT = 180.0
+
+
+def act(page: Any, acted: dict[int, str | None], key: int) -> None:
+    """One move on ``page`` when it is that page's turn (play the first legal, else pass),
+    the next round, or the exchange."""
+    version = page.locator("#table-version").get_attribute("data-version")
+    if version == acted.get(key):
+        return
+    if page.locator('#results [data-action="next"], #room-panel [data-action="next"]').count():
+        page.locator(
+            '#results [data-action="next"], #room-panel [data-action="next"]'
+        ).first.click()
+        acted[key] = version
+        return
+    hand = page.locator('[data-testid="hand"]')
+    if not hand.count():
+        return
+    owe = int(hand.get_attribute("data-owe") or "0")
+    if owe:
+        cards = page.locator("#hand button[data-card]")
+        select_with_keyboard(page, [cards.nth(i).get_attribute("data-card") for i in range(owe)])
+        press(page, '[data-action="give"]')
+        acted[key] = version
+    elif hand.get_attribute("data-your-turn") == "true":
+        legal = json.loads(hand.get_attribute("data-legal") or "[]")
+        if legal:
+            select_with_keyboard(page, legal[0]["cards"])
+            press(page, '[data-action="play"]')
+        else:
+            press(page, '[data-action="pass"]')
+        acted[key] = version
+
+
+def hand_cards(page: Any) -> set[str]:
+    # In one call: the hand may be swapped by a push between two reads.
+    codes = page.eval_on_selector_all(
+        "#hand [data-card]", "els => els.map(e => e.getAttribute('data-card'))"
+    )
+    return set(codes)
+
+
+@pytest.mark.parametrize(
+    ("lang", "locale", "table", "over"),
+    [("zh-hans", "zh-CN", "1v1", "比赛结束"), ("ja", "ja-JP", "1v1", "対戦終了")],
+)
+def test_two_people_play_a_room_through_its_link(
+    daphne_server: DaphneServer, new_page: Any, lang: str, locale: str, table: str, over: str
+) -> None:
+    host = new_page(locale=locale)
+    host.goto(f"{daphne_server.url}/{lang}/play/")
+    host.locator('select[name="table"]').select_option(table)
+    host.locator('select[name="speed"]').select_option("300")
+    host.locator("#room-nickname").fill("Aki")
+    host.locator('[data-action="create-room"]').click()
+    link = host.locator('[data-testid="room-link"]')
+    expect(link).to_be_visible()
+    url = link.get_attribute("href")
+    assert url and f"/{lang}/play/room/" in url
+
+    guest = new_page(locale=locale)
+    guest.goto(url)
+    guest.locator("#room-name").fill("Bo")
+    guest.locator('[data-testid="room-seats"] [data-action="take-seat"][data-seat="1"]').click()
+    expect(guest.locator('[data-testid="room-seats"] [data-seat="1"]')).to_contain_text("Bo")
+    host.reload()
+    expect(host.locator('[data-testid="room-seats"]')).to_contain_text("Bo")
+    host.locator('[data-action="start-room"]').click()
+    expect(host.locator('[data-testid="hand"] button[data-card]').first).to_be_visible()
+    # The guest's room page follows the start by itself (its poll), to its own seat.
+    guest.wait_for_url("**/play/*/", timeout=15000)
+    expect(guest.locator('[data-testid="hand"] button[data-card]').first).to_be_visible()
+    assert not hand_cards(host) & hand_cards(guest)
+
+    acted: dict[int, str | None] = {}
+    deadline = time.monotonic() + MATCH_TIMEOUT
+    while time.monotonic() < deadline:
+        if (
+            host.locator('[data-testid="match-over"]').count()
+            and guest.locator('[data-testid="match-over"]').count()
+        ):
+            break
+        for key, page in enumerate((host, guest)):
+            act(page, acted, key)
+            assert not hand_cards(host) & hand_cards(guest)
+        host.wait_for_timeout(150)
+    else:
+        pytest.fail("the room's match did not end in time")
+    expect(guest.locator('[data-testid="match-over"]')).to_contain_text(over)
+    assert page_problems(host) == [] and page_problems(guest) == []
+
+
+def test_hotseat_hides_every_hand_behind_the_curtain(
+    daphne_server: DaphneServer, new_page: Any
+) -> None:
+    page = new_page(locale="ja-JP")
+    page.goto(f"{daphne_server.url}/ja/play/")
+    page.locator('select[name="table"]').select_option("1v1")
+    page.locator('select[name="speed"]').select_option("300")
+    page.locator('select[name="mode"]').select_option("hotseat")
+    page.locator('select[name="humans"]').select_option("2")
+    page.locator('[data-action="create-room"]').click()
+    curtains = 0
+    acted: dict[int, str | None] = {}
+    deadline = time.monotonic() + MATCH_TIMEOUT
+    while time.monotonic() < deadline:
+        if page.locator('[data-testid="match-over"]').count():
+            break
+        curtain = page.locator('[data-testid="curtain"]')
+        if curtain.count():
+            # Curtain down: not one card of a hand in the DOM.
+            assert page.locator("#hand [data-card]").count() == 0
+            assert "data-card" not in page.locator("#hand").inner_html()
+            curtains += 1
+            page.locator('[data-action="reveal"]').click()
+            expect(page.locator("#hand button[data-card]").first).to_be_visible()
+            continue
+        act(page, acted, 0)
+        page.wait_for_timeout(100)
+    else:
+        pytest.fail("the hotseat match did not end in time")
+    assert curtains >= 4
+    assert page_problems(page) == []

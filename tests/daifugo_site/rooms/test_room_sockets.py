@@ -1,0 +1,212 @@
+"""Several people at one room table over the real ASGI application (in-process layer):
+a whole match with the exchange, each page showing only its own hand; a spectator; a drop
+and a take-back; the creator handing a seat over; the turn clock; acting for another seat.
+Every frame is checked for the cards its page may not see."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+
+import pytest
+from channels.db import database_sync_to_async
+
+from daifugo_site.play import computers, services
+from daifugo_site.play.models import Game
+from daifugo_site.rooms import services as rooms
+from daifugo_site.rooms.models import Room, RoomSeat
+from rules_engine import Match, card_codes
+from rules_engine.cards import REAL_MASK
+from tests.daifugo_site.play.conftest import PlayClient
+from tests.daifugo_site.play.test_ws_game import (
+    assert_nothing_hidden_shown,
+    first_play,
+    hidden_cards_at,
+    play_match,
+)
+
+from .conftest import seated_room
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def all_cards_hidden(match: Match) -> list[int]:
+    """Per version: every hand and face-down card (a spectator sees none)."""
+    hidden = []
+    replay = Match.new(match.rules, match.players, match.rounds, match.seed)
+    states = [replay]
+    for action in match.log:
+        replay = replay.apply(action)  # type: ignore[assignment]
+        states.append(replay)
+    for state in states:
+        r = state.round
+        cards = r.facedown
+        for s in range(r.n):
+            cards |= r.hands[s]
+        hidden.append(cards & REAL_MASK)
+    return hidden
+
+
+@pytest.fixture
+def thread_pool(monkeypatch: pytest.MonkeyPatch) -> computers.FairPool:
+    from concurrent.futures import ThreadPoolExecutor
+
+    fair = computers.FairPool(1, 1, executor=lambda: ThreadPoolExecutor(1))
+    monkeypatch.setattr(computers, "_POOL", fair)
+    monkeypatch.setattr(computers, "_LEASES", computers.LocalLeases(3000))
+    return fair
+
+
+async def test_three_people_play_a_whole_match_each_seeing_only_their_hand(
+    thread_pool: computers.FairPool,
+) -> None:
+    room, game, sessions = await database_sync_to_async(seated_room)(3, rounds=3)
+    assert game is not None
+    clients = [PlayClient(game.id, key) for key, _ in sessions]
+    watcher = PlayClient(game.id, None)
+    tables = [await c.connect() for c in clients]
+    await watcher.connect()
+    finals = await asyncio.wait_for(
+        asyncio.gather(*(play_match(c, t) for c, t in zip(clients, tables, strict=True))), 120
+    )
+    assert all(f.match_over for f in finals)
+    await watcher.drain()
+    _, match = await database_sync_to_async(services.current)(game.id)  # type: ignore[misc]
+    assert match.over and len(match.results) == 3
+    # Round 2 began with the exchange: givers and receivers among the people.
+    assert any(a.kind == "give" for a in match.log)
+    for seat, client in enumerate(clients):
+        assert_nothing_hidden_shown(client.messages, hidden_cards_at(match, seat))
+    assert_nothing_hidden_shown(watcher.messages, all_cards_hidden(match))
+    assert any('data-testid="spectator"' in m for m in watcher.messages)
+    for c in [*clients, watcher]:
+        await c.close()
+    room = await database_sync_to_async(Room.objects.get)(pk=room.pk)
+    await database_sync_to_async(rooms.finished)(
+        room, await database_sync_to_async(Game.objects.get)(pk=game.id)
+    )
+    assert room.status == Room.Status.FINISHED
+
+
+async def test_acting_for_another_seat_is_refused_and_changes_nothing() -> None:
+    room, game, sessions = await database_sync_to_async(seated_room)(2)
+    assert game is not None
+    _, match = await database_sync_to_async(services.current)(game.id)  # type: ignore[misc]
+    # A person's seat (the seat check comes before the turn's).
+    to_act = match.round.to_act if match.round.to_act in (0, 1) else 0
+    # Whoever is not to act sends the one to act's move with their own socket.
+    other = 1 if to_act == 0 else 0
+    client = PlayClient(game.id, sessions[other][0])
+    await client.connect()
+    move = next(m for m in match.round.legal_moves() if not m.is_pass)
+    # (The cards may not even be that seat's: the seat check refuses first.)
+    outcome = await services.submit(
+        game.id,
+        services.Action("play", to_act, " ".join(card_codes(move.cards)), None),
+        by_computer=False,
+        expected_version=0,
+        player=sessions[other][1],
+    )
+    assert (outcome.accepted, outcome.reason) == (False, "not_your_seat")
+    assert (await database_sync_to_async(Game.objects.get)(pk=game.id)).version == 0
+    await client.close()
+
+
+def _age_away(room: Room, seat: int, seconds: float) -> None:
+    RoomSeat.objects.filter(room=room, seat=seat).update(
+        away_since=datetime.datetime.now(datetime.UTC) - datetime.timedelta(seconds=seconds)
+    )
+
+
+async def test_a_dropped_seat_is_played_by_the_computer_then_taken_back(
+    thread_pool: computers.FairPool,
+) -> None:
+    room, game, sessions = await database_sync_to_async(seated_room)(2, drop_timeout_s=15)
+    assert game is not None
+    a = PlayClient(game.id, sessions[0][0])
+    b = PlayClient(game.id, sessions[1][0])
+    await a.connect()
+    await b.connect()
+    await b.close()  # seat 1 drops
+    await asyncio.sleep(0.2)
+    seat1 = await database_sync_to_async(RoomSeat.objects.get)(room=room, seat=1)
+    assert seat1.connections == 0 and seat1.away_since is not None
+    await a.drain()
+    away = [m for m in a.messages if 'data-presence="away"' in m]
+    assert away and "data-countdown" in away[-1]
+    loaded = await database_sync_to_async(services.current)(game.id)
+    assert loaded is not None
+    assert await database_sync_to_async(services.standin_seats)(*loaded) == set()
+    # The drop time runs out: the computer plays for seat 1, announced to the table.
+    await database_sync_to_async(_age_away)(room, 1, 16)
+    loaded = await database_sync_to_async(services.current)(game.id)
+    assert loaded is not None
+    assert await database_sync_to_async(services.standin_seats)(*loaded) == {1}
+    await services.broadcast(game.id, loaded[0].version)  # any push re-reads presence
+    from daifugo_site.rooms.socket import _tell
+
+    await _tell(game.id)
+    await a.until(lambda t: 'data-presence="standin"' in a.messages[-1], 5)
+    # Seat 0 plays; the computer answers for seat 1 whenever it is its turn.
+    table = None
+    for _ in range(150):
+        _, match = await database_sync_to_async(services.current)(game.id)  # type: ignore[misc]
+        if any(act.seat == 1 for act in match.log):
+            break
+        # Never block on a push: on a busy machine the computers may take a while.
+        table = await a.drain() or table
+        if table is not None and table.your_turn and table.error is None:
+            await a.send(first_play(table))
+            table = None
+        await asyncio.sleep(0.1)
+    _, match = await database_sync_to_async(services.current)(game.id)  # type: ignore[misc]
+    assert any(act.seat == 1 for act in match.log), "the computer never played seat 1"
+    # The person comes back through the same session: the seat is theirs again.
+    b2 = PlayClient(game.id, sessions[1][0])
+    await b2.connect()
+    await asyncio.sleep(0.2)
+    loaded = await database_sync_to_async(services.current)(game.id)
+    assert loaded is not None
+    assert await database_sync_to_async(services.standin_seats)(*loaded) == set()
+    for c in (a, b2):
+        await c.close()
+
+
+async def test_the_creator_hands_a_seat_over_and_others_cannot() -> None:
+    room, game, sessions = await database_sync_to_async(seated_room)(2)
+    assert game is not None
+    assert await database_sync_to_async(rooms.hand_to_computer)(room, sessions[1][1], 0) == (
+        "not_creator"
+    )
+    assert await database_sync_to_async(rooms.hand_to_computer)(room, sessions[0][1], 1) is None
+    loaded = await database_sync_to_async(services.current)(game.id)
+    assert loaded is not None
+    assert await database_sync_to_async(services.standin_seats)(*loaded) == {1}
+
+
+async def test_a_turn_clock_running_out_lets_the_computer_play_that_turn(
+    thread_pool: computers.FairPool,
+) -> None:
+    room, game, sessions = await database_sync_to_async(seated_room)(2, clock_s=5)
+    assert game is not None
+    clients = [PlayClient(game.id, key) for key, _ in sessions]
+    for c in clients:
+        await c.connect()
+    await asyncio.sleep(0.3)  # the computers play up to the first person's turn
+    for c in clients:
+        await c.drain()
+    assert any('data-testid="turn-clock"' in m for m in clients[0].messages + clients[1].messages)
+    loaded, match = await database_sync_to_async(services.current)(game.id)  # type: ignore[misc]
+    waiting = match.round.to_act
+    assert waiting in (0, 1)
+    version = loaded.version
+    # Nobody moves: after 5 s the computer plays the seat to act.
+    await database_sync_to_async(Game.objects.filter(pk=game.id).update)(
+        updated=loaded.updated - datetime.timedelta(seconds=6)
+    )
+    services._CACHE.pop(game.id, None)
+    await computers.drive(game.id)
+    stored = await database_sync_to_async(Game.objects.get)(pk=game.id)
+    assert stored.version > version and stored.actions[version]["seat"] == waiting
+    for c in clients:
+        await c.close()

@@ -1,0 +1,175 @@
+"""The room pages over HTTP: creating from the play set-up form, the link, taking seats,
+starting, and every bad input answered with its sentence and nothing changed."""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from daifugo_site.play import services
+from daifugo_site.play.models import Game
+from daifugo_site.rooms.models import Room, RoomSeat
+
+pytestmark = pytest.mark.django_db
+
+FORM = {
+    "table": "4",
+    "preset": "standard",
+    "rounds": "3",
+    "speed": "300",
+    "level_1": "beginner",
+    "level_2": "intermediate",
+    "level_3": "advanced",
+    "mode": "link",
+    "name": "Aki",
+    "drop_timeout": "30",
+    "clock": "0",
+    "standin_level": "intermediate",
+}
+
+
+def create(client: Client, lang: str = "zh-hans", **extra: str) -> Room:
+    response = client.post(f"/{lang}/play/room/new/", {**FORM, **extra})
+    assert response.status_code == 302, response.content.decode()[:500]
+    return Room.objects.get(creator=client.session[services.PLAYER_TOKEN_KEY])
+
+
+def seats(room: Room) -> list[tuple[str, str]]:
+    return list(RoomSeat.objects.filter(room=room).values_list("kind", "name"))
+
+
+def test_the_set_up_page_has_the_create_room_button(client: Client) -> None:
+    html = client.get("/ja/play/").content.decode()
+    assert 'data-action="create-room"' in html and "ルーム" in html
+
+
+def test_a_room_is_created_with_a_link_and_the_creator_seated(client: Client) -> None:
+    room = create(client)
+    assert seats(room) == [("human", "Aki"), ("free", ""), ("free", ""), ("free", "")]
+    html = client.get(room.get_absolute_url()).content.decode()
+    link = re.search(r'data-testid="room-link"[^>]*>([^<]+)<', html)
+    assert link and link.group(1).endswith(f"/zh-hans/play/room/{room.token}/")
+    assert 'data-testid="room-seats"' in html
+    assert html.count('data-action="take-seat"') == 0  # the creator is seated already
+    assert 'data-action="start-room"' in html and 'data-action="fill-and-start"' in html
+
+
+def test_a_visitor_takes_a_free_seat_then_not_another(client: Client) -> None:
+    room = create(client)
+    friend = Client()
+    html = friend.get(room.get_absolute_url()).content.decode()
+    assert html.count('data-action="take-seat"') == 3
+    assert 'data-action="start-room"' not in html
+    response = friend.post(f"/zh-hans/play/room/{room.token}/take/", {"seat": "2", "name": "Bo"})
+    assert response.status_code == 302
+    assert seats(room)[2] == ("human", "Bo")
+    # Two tabs of one person: a second seat is refused.
+    response = friend.post(f"/zh-hans/play/room/{room.token}/take/", {"seat": "3", "name": "Bo"})
+    assert response.status_code == 409
+    assert "你已经在这个房间里有座位了" in response.content.decode()
+    assert seats(room)[3] == ("free", "")
+
+
+def test_a_taken_seat_is_refused(client: Client) -> None:
+    room = create(client, lang="ja")
+    response = Client().post(f"/ja/play/room/{room.token}/take/", {"seat": "0", "name": "X"})
+    assert response.status_code == 409
+    assert "その席はほかの人が" in response.content.decode()
+    assert seats(room)[0] == ("human", "Aki")
+
+
+def test_a_full_room_offers_watching_only(client: Client) -> None:
+    room = create(client)
+    for seat in (1, 2, 3):
+        Client().post(f"/zh-hans/play/room/{room.token}/take/", {"seat": str(seat), "name": "P"})
+    late = Client()
+    response = late.post(f"/zh-hans/play/room/{room.token}/take/", {"seat": "1", "name": "L"})
+    assert response.status_code == 409
+    assert "所有座位都已经有人了" in response.content.decode()
+
+
+def test_only_the_creator_starts_and_free_seats_need_the_fill_button(client: Client) -> None:
+    room = create(client)
+    friend = Client()
+    friend.post(f"/zh-hans/play/room/{room.token}/take/", {"seat": "1", "name": "Bo"})
+    response = friend.post(f"/zh-hans/play/room/{room.token}/start/", {"fill": "1"})
+    assert response.status_code == 403
+    response = client.post(f"/zh-hans/play/room/{room.token}/start/")
+    assert response.status_code == 409 and Game.objects.count() == 0
+    response = client.post(f"/zh-hans/play/room/{room.token}/start/", {"fill": "1"})
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert [s["kind"] for s in game.seats] == ["human", "human", "computer", "computer"]
+    assert [s.get("level") for s in game.seats[2:]] == ["intermediate", "advanced"]
+    # Each person's page shows their own hand, a spectator's none.
+    _, match = services.current(game.id)  # type: ignore[misc]
+    from rules_engine import card_codes
+
+    mine = client.get(response["Location"]).content.decode()
+    theirs = friend.get(response["Location"]).content.decode()
+    watcher = Client().get(response["Location"]).content.decode()
+    hand0 = card_codes(match.round.hands[0])
+    hand1 = card_codes(match.round.hands[1])
+    assert all(f'data-card="{c}"' in mine for c in hand0)
+    assert not any(f'data-card="{c}"' in mine for c in hand1)
+    assert all(f'data-card="{c}"' in theirs for c in hand1)
+    assert not any(f'data-card="{c}"' in watcher for c in hand0 + hand1)
+    assert 'data-testid="spectator"' in watcher
+    # Started: seats no longer change.
+    response = Client().post(f"/zh-hans/play/room/{room.token}/take/", {"seat": "2"})
+    assert response.status_code == 409
+
+
+def test_a_forged_token_is_a_404() -> None:
+    assert Client().get("/zh-hans/play/room/not-a-room/").status_code == 404
+    assert Client().post("/zh-hans/play/room/not-a-room/take/", {"seat": "1"}).status_code == 404
+
+
+def test_an_abandoned_room_is_closed_and_its_games_stay_readable(client: Client) -> None:
+    room = create(client)
+    response = client.post(f"/zh-hans/play/room/{room.token}/start/", {"fill": "1"})
+    game_url = response["Location"]
+    old = timezone.now() - datetime.timedelta(hours=13)
+    Room.objects.filter(pk=room.pk).update(updated=old)
+    Game.objects.filter(pk=Room.objects.get(pk=room.pk).game_id).update(updated=old)
+    html = Client().get(room.get_absolute_url()).content.decode()
+    assert Room.objects.get(pk=room.pk).status == Room.Status.CLOSED
+    assert "这个房间已经关闭" in html
+    response = client.post(f"/zh-hans/play/room/{room.token}/hand/", {"seat": "0"})
+    assert response.status_code == 409
+    assert client.get(game_url).status_code == 200
+
+
+def test_hotseat_starts_at_once_with_the_curtain_down_and_no_hand(client: Client) -> None:
+    response = client.post("/zh-hans/play/room/new/", {**FORM, "mode": "hotseat", "humans": "3"})
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert [s["kind"] for s in game.seats] == ["human", "human", "human", "computer"]
+    html = client.get(response["Location"]).content.decode()
+    _, match = services.current(game.id)  # type: ignore[misc]
+    if match.round.to_act < 3:
+        assert 'data-testid="curtain"' in html and 'data-action="reveal"' in html
+    assert "data-card=" not in html[html.index('id="hand"') :][:2000]
+
+
+def test_the_seats_poll_sends_a_seated_person_to_the_table_once_started(client: Client) -> None:
+    room = create(client)
+    friend = Client()
+    friend.post(f"/zh-hans/play/room/{room.token}/take/", {"seat": "1", "name": "Bo"})
+    poll = {"HTTP_HX_REQUEST": "true"}
+    response = friend.get(f"/zh-hans/play/room/{room.token}/?part=seats", **poll)
+    html = response.content.decode()
+    assert response.status_code == 200 and 'id="room-live"' in html and "<html" not in html
+    assert "HX-Redirect" not in response
+    client.post(f"/zh-hans/play/room/{room.token}/start/", {"fill": "1"})
+    response = friend.get(f"/zh-hans/play/room/{room.token}/?part=seats", **poll)
+    game = Game.objects.get()
+    assert response["HX-Redirect"] == f"/zh-hans/play/{game.id}/"
+    # A watcher's poll stays on the room page, which offers to watch.
+    response = Client().get(f"/zh-hans/play/room/{room.token}/?part=seats", **poll)
+    assert "HX-Redirect" not in response
+    assert 'data-testid="spectator"' in response.content.decode()

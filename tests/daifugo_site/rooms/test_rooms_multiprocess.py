@@ -1,0 +1,138 @@
+"""A room across two daphne web workers and a computer worker (real Redis and
+PostgreSQL, the fixtures of tests/daifugo_site/play/test_multiprocess.py).
+
+Three people (pages on both workers) and a computer play a whole match with the
+exchange, a spectator watches from the other worker; one person's page drops and the
+computer plays their seat after the drop time, then they come back on the other worker
+and take the seat back; another person lets their turn clock run out once and the
+computer plays that turn. Every frame is checked for cards its page may not see.
+Skips without the servers, as the play test does; CI requires them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from daifugo_site.play.localservices import Stack, missing
+from rules_engine import Match
+from tests.daifugo_site.play.test_multiprocess import Page, _answer
+from tests.daifugo_site.play.test_ws_game import assert_nothing_hidden_shown, hidden_cards_at
+
+from .test_room_sockets import all_cards_hidden
+
+WHY = missing()
+if WHY and os.environ.get("DAIFUGO_REQUIRE_SERVICES"):
+    raise RuntimeError(f"DAIFUGO_REQUIRE_SERVICES is set but {WHY}")
+pytestmark = pytest.mark.skipif(WHY is not None, reason=f"real services unavailable: {WHY}")
+
+CREATE = """
+from django.contrib.sessions.backends.db import SessionStore
+from daifugo_site.play import services
+from daifugo_site.rooms import services as rooms
+from rules_engine import RuleSet
+keys, tokens = [], []
+for i in range(3):
+    store = SessionStore(); tokens.append(services.player_token(store)); store.save()
+    keys.append(store.session_key)
+room = rooms.create_room(creator=tokens[0], name="A", rules=RuleSet.preset("standard"),
+    players=4, rounds=3, levels=["beginner"] * 3, drop_timeout_s=3, clock_s=5, delay_ms=0)
+for i in (1, 2):
+    assert rooms.take_seat(room, i, tokens[i], "P%d" % i) is None
+game, refusal = rooms.start(room, tokens[0], fill=True)
+print(game.id, *keys)
+"""
+RECORD = """
+import json
+from daifugo_site.play.models import Game
+print(json.dumps(Game.objects.get(pk="%s").record()))
+"""
+
+
+@pytest.fixture(scope="module")
+def stack() -> Iterator[Stack]:
+    with Stack() as s:
+        s.start_redis()
+        s.start_postgres()
+        s.manage("migrate", "--noinput", "-v", "0")
+        yield s
+
+
+async def _person(page: Page, seat: int, state: dict[str, object], ports: tuple[int, int]) -> None:
+    """Answer this page's turns until the match is over; seat 2 drops once and comes back
+    on the other worker; seat 1 lets its clock run out once."""
+    table = await page.connect()
+    deadline = time.monotonic() + 240
+    while not table.match_over:
+        assert time.monotonic() < deadline, "the match did not end in time"
+        version = table.version or 0
+        if seat == 2 and version >= 8 and "dropped_at" not in state:
+            state["dropped_at"] = version
+            await page.close()
+            # The drop time (3 s) and a sweep or the drop timer: the computer plays seat 2.
+            await asyncio.sleep(8)
+            table = await page.connect(ports[1])
+            state["back_at"] = table.version
+            continue
+        if (
+            seat == 1
+            and table.your_turn
+            and not table.round_over
+            and not table.owe
+            and version >= 20
+            and "timed_out" not in state
+        ):
+            state["timed_out"] = version  # say nothing: the 5 s clock runs out
+        else:
+            await _answer(page, table)
+        table = await page.receive(timeout=30)
+
+
+async def _play(ports: tuple[int, int], game_id: str, keys: list[str]) -> tuple[list[Page], Page]:
+    a, b = ports
+    pages = [Page(a, game_id, keys[0]), Page(b, game_id, keys[1]), Page(a, game_id, keys[2])]
+    watcher = Page(b, game_id, None)
+
+    async def watch() -> None:
+        # Read all along: a page that stops reading is dropped (and misses its pings).
+        seen = await watcher.connect()
+        while not seen.match_over:
+            seen = await watcher.receive(timeout=60)
+
+    state: dict[str, object] = {}
+    await asyncio.wait_for(
+        asyncio.gather(watch(), *(_person(p, s, state, ports) for s, p in enumerate(pages))),
+        300,
+    )
+    pages[0].state = state  # type: ignore[attr-defined]
+    return pages, watcher
+
+
+def test_a_room_across_two_web_workers(stack: Stack) -> None:
+    ports = (stack.start_web(), stack.start_web())
+    stack.start_computers()
+    game_id, *keys = stack.manage("shell", "-v", "0", "-c", CREATE).split()
+    try:
+        pages, watcher = asyncio.run(_play(ports, game_id, keys))
+    except Exception as exc:
+        raise AssertionError(f"{exc!r}\n" + stack.log_text(8000)) from exc
+    state = pages[0].state  # type: ignore[attr-defined]
+    record = json.loads(stack.manage("shell", "-v", "0", "-c", RECORD % game_id))
+    match = Match.from_record(record)
+    assert match.over and any(a.kind == "give" for a in match.log)
+    # While seat 2 was away, its seat was played (by the computer standing in).
+    away = match.log[state["dropped_at"] : state["back_at"]]
+    assert any(a.seat == 2 for a in away), "nobody played seat 2 while it was away"
+    # Seat 1's silent turn was played all the same (its clock ran out).
+    assert match.log[state["timed_out"]].seat == 1
+    for seat, page in enumerate(pages):
+        assert_nothing_hidden_shown(page.messages, hidden_cards_at(match, seat))
+    assert_nothing_hidden_shown(watcher.messages, all_cards_hidden(match))
+    assert any('data-testid="spectator"' in m for m in watcher.messages)
+    logs = stack.log_text()
+    assert "Traceback" not in logs, logs
