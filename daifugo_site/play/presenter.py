@@ -36,8 +36,14 @@ def level_label(level: str | None) -> str:
 def seat_name(game: Game, seat: int, owner_view: bool = True) -> str:
     """A seat's name: "You" for the human seat on its owner's page, otherwise a name a
     viewer can read too."""
+    if seat == game.human_seat and owner_view:
+        return _("You")
+    # A person's seat may carry their display name (the rated 1v1's accounts).
+    name = game.seats[seat].get("name")
+    if name:
+        return str(name)
     if seat == game.human_seat:
-        return _("You") if owner_view else _("Human player")
+        return _("Human player")
     letters = "ABCDEF"
     return _("Computer %(letter)s") % {
         "letter": letters[seat - 1 if seat > game.human_seat else seat]

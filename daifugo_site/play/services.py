@@ -11,6 +11,7 @@ import logging
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -151,6 +152,11 @@ class Outcome:
     version: int = 0
 
 
+#: Called as ``hook(game, match)`` once, by the write that ended the game (the accounts'
+#: statistics register here; see daifugo_site/accounts/apps.py).
+FINISH_HOOKS: list[Callable[[Game, Match], None]] = []
+
+
 def apply_action(
     game_id: str, action: Action, *, by_computer: bool, expected_version: int | None = None
 ) -> Outcome:
@@ -199,6 +205,12 @@ def apply_action(
         fresh = current(game_id)
         return Outcome(False, "stale", fresh[0].version if fresh else game.version)
     _remember(new, out)
+    if out.over:
+        for hook in FINISH_HOOKS:
+            try:
+                hook(new, out)
+            except Exception:  # a statistic must never undo or block a committed move
+                log.exception("finish hook %r failed for game %s", hook, game.id)
     return Outcome(True, None, new.version)
 
 
