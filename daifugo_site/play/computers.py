@@ -60,7 +60,7 @@ from django.utils import timezone
 from rules_engine import Action
 from rules_engine.ai import Budget
 
-from . import services, thinking
+from . import clock, services, thinking
 from .models import Game
 
 log = logging.getLogger(__name__)
@@ -346,7 +346,8 @@ def budget() -> Budget:
 
 
 async def _think(game: Game, seat: int, obs: Any) -> Action:
-    level = game.computer_level(seat) or "beginner"
+    # A human seat the computer stands in for plays at the level it names.
+    level = game.computer_level(seat) or clock.level(game, seat)
     seed = f"{game.seed}:{game.version}:{seat}"
     try:
         action: Action = await pool().run(game.owner, thinking.think, obs, level, seed, budget())
@@ -395,8 +396,20 @@ async def _drive(game_id: str, version: int | None) -> None:
         if loaded is None:
             return
         game, match = loaded
-        seats = services.computers_to_act(game, match)
+        if services.needs_database(game):
+            seats = await database_sync_to_async(services.computers_to_act)(game, match)
+        else:
+            seats = services.computers_to_act(game, match)
         if not seats:
+            if match.round.over and await database_sync_to_async(services.computer_moves_on)(
+                game, match
+            ):
+                outcome = await services.submit(
+                    game_id, Action.next_round(), by_computer=True, expected_version=game.version
+                )
+                version = outcome.version if outcome.accepted else None
+                turn_started = time.monotonic()
+                continue
             return
         seat = seats[0]
         obs = match.observe(seat)
@@ -497,8 +510,10 @@ def stuck_games() -> list[tuple[str, int]]:
         if loaded is None:
             continue
         game, match = loaded
-        if services.computers_to_act(game, match):
+        if services.computers_to_act(game, match) or services.computer_moves_on(game, match):
             found.append((game_id, game.version))
+        elif services.needs_database(game) or clock.deadline(game, match) is not None:
+            pass  # time-dependent (a turn clock, a dropped seat): look again next sweep
         else:
             _SEEN[(game_id, game.version)] = None
             while len(_SEEN) > _SEEN_SIZE:

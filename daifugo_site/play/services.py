@@ -158,13 +158,20 @@ FINISH_HOOKS: list[Callable[[Game, Match], None]] = []
 
 
 def apply_action(
-    game_id: str, action: Action, *, by_computer: bool, expected_version: int | None = None
+    game_id: str,
+    action: Action,
+    *,
+    by_computer: bool,
+    expected_version: int | None = None,
+    player: str | None = None,
 ) -> Outcome:
     """Apply ``action`` to the game and commit it (synchronous; the database's call).
 
-    A human acts only for the human seat and alone moves to the next round; a computer
-    acts only for a computer seat. The write is a compare-and-swap on ``version``: two
-    workers driving one game cannot both append.
+    A human acts only for a human seat and a computer only for a computer seat or a human
+    seat it stands in for (:func:`standin_seats`). ``player`` is the acting connection's
+    player token: given, a human acts only for the seat that token owns (:func:`seat_of`:
+    at a room table, each person's own seat; in a practice game, the owner's). The write
+    is a compare-and-swap on ``version``: two workers driving one game cannot both append.
     """
     loaded = current(game_id, expected_version)
     if loaded is None:
@@ -173,7 +180,9 @@ def apply_action(
     if expected_version is not None and expected_version != game.version:
         return Outcome(False, "stale", game.version)
     if action.kind == "next":
-        if by_computer:
+        if by_computer and not computer_moves_on(game, match):
+            return Outcome(False, "not_owner", game.version)
+        if not by_computer and player is not None and seat_of(game, player) is None:
             return Outcome(False, "not_owner", game.version)
     else:
         is_computer_seat = (
@@ -181,8 +190,17 @@ def apply_action(
             and 0 <= action.seat < game.players
             and game.seats[action.seat].get("kind") == "computer"
         )
-        if by_computer != is_computer_seat:
-            return Outcome(False, "not_owner" if by_computer else "not_your_turn", game.version)
+        if by_computer and not is_computer_seat:
+            # A human seat the computer stands in for (a dropped room player, a turn
+            # clock run out): only for that seat, and only while that holds.
+            if action.seat not in standin_seats(game, match):
+                return Outcome(False, "not_owner", game.version)
+        elif not by_computer:
+            if is_computer_seat:
+                return Outcome(False, "not_your_turn", game.version)
+            if player is not None and seat_of(game, player) != action.seat:
+                # Acting for another person's seat at a room table.
+                return Outcome(False, "not_your_seat", game.version)
     out = match.apply(action)
     if isinstance(out, Refusal):
         return Outcome(False, out.reason, game.version)
@@ -226,16 +244,26 @@ async def broadcast(game_id: str, version: int) -> None:
 
 
 async def submit(
-    game_id: str, action: Action, *, by_computer: bool, expected_version: int | None = None
+    game_id: str,
+    action: Action,
+    *,
+    by_computer: bool,
+    expected_version: int | None = None,
+    player: str | None = None,
 ) -> Outcome:
     """Apply, commit, then broadcast; and let the computers answer."""
     outcome = await database_sync_to_async(apply_action)(
-        game_id, action, by_computer=by_computer, expected_version=expected_version
+        game_id, action, by_computer=by_computer, expected_version=expected_version, player=player
     )
     if outcome.accepted:
         await broadcast(game_id, outcome.version)
         if not by_computer:
             ensure_driver(game_id, outcome.version)
+        loaded = cached(game_id, outcome.version)
+        if loaded is not None:
+            from . import clock
+
+            clock.wake_at_deadline(*loaded)
     return outcome
 
 
@@ -246,14 +274,62 @@ async def submit(
 
 
 def computers_to_act(game: Game, match: Match) -> list[int]:
-    """Computer seats that must act now (all that owe a return in the exchange)."""
+    """Seats the computer must play now (all that owe a return in the exchange): computer
+    seats, and human seats it stands in for. Reads the database for a room table
+    (:func:`needs_database`): call it from a thread then."""
     r = match.round
     if r.over:
         return []
     computer = [s for s in range(game.players) if game.seats[s].get("kind") == "computer"]
+    extra = standin_seats(game, match)
+    if extra:
+        computer = sorted({*computer, *extra})
     if r.phase == EXCHANGE:
         return [s for s in computer if r.owed[s]]
     return [r.to_act] if r.to_act in computer else []
+
+
+def is_table_of_people(game: Game) -> bool:
+    """A room's game: its human seats belong to player tokens (``"player"`` entries)."""
+    return any(entry.get("player") for entry in game.seats)
+
+
+def needs_database(game: Game) -> bool:
+    """Whether who-plays-what for this game reads the database (seat presence)."""
+    return is_table_of_people(game)
+
+
+def seat_of(game: Game, player: str) -> int | None:
+    """The human seat ``player`` (a player token) owns, or None."""
+    if is_table_of_people(game):
+        for seat, entry in enumerate(game.seats):
+            if entry.get("kind") == "human" and entry.get("player") == player:
+                return seat
+        return None
+    return game.human_seat if player == game.owner else None
+
+
+def standin_seats(game: Game, match: Match) -> set[int]:
+    """Human seats the computer plays right now: a turn clock run out (:mod:`.clock`), or
+    a room player who left or whose connection stayed down (``daifugo_site.rooms``)."""
+    from . import clock
+
+    seats = set(clock.expired_seats(game, match))
+    if is_table_of_people(game):
+        from daifugo_site.rooms import presence
+
+        seats |= presence.standins(game)
+    return seats
+
+
+def computer_moves_on(game: Game, match: Match) -> bool:
+    """Whether the computer may start the next round itself (a room table whose people
+    all let the computer play, or left the result unread past the room's pause)."""
+    if not match.round.over or match.over or not is_table_of_people(game):
+        return False
+    from daifugo_site.rooms import presence
+
+    return presence.moves_on(game, match)
 
 
 def computer_action(game: Game, match: Match, seat: int) -> Action:
