@@ -61,9 +61,7 @@ def summary(record: dict[str, Any], seat: int) -> dict[str, Any]:
     for step in steps(record):
         if step.action.seat == seat and step.action.kind in ("play", "pass"):
             moves += 1
-            if step.action.kind == "play" and any(
-                e.kind == REVOLUTION for e in step.after.effects
-            ):
+            if step.action.kind == "play" and any(e.kind == REVOLUTION for e in step.after.effects):
                 revolutions += 1
     places = [result.index(seat) + 1 for result in match.results]
     return {
@@ -92,12 +90,20 @@ def record(user: Any, game_id: str, kind: str, game_record: dict[str, Any], seat
 
 
 def record_finished_game(game: Any, match: Match) -> None:
-    """services.FINISH_HOOKS: a practice game whose owner is an account's token."""
+    """services.FINISH_HOOKS: a practice game whose owner is an account's token. Runs in
+    the final move's transaction; a statistic must never undo that move, so it fails alone
+    (in its own savepoint) and is only logged."""
     if str(game.owner).startswith("rated:"):
         return  # rated games record both players in daifugo_site.rated.services
-    profile = Profile.objects.filter(player_token=game.owner).select_related("user").first()
-    if profile is not None:
-        record(profile.user, game.id, GameResult.Kind.PRACTICE, game.record(), game.human_seat)
+    try:
+        with transaction.atomic():
+            profile = Profile.objects.filter(player_token=game.owner).select_related("user").first()
+            if profile is not None:
+                record(
+                    profile.user, game.id, GameResult.Kind.PRACTICE, game.record(), game.human_seat
+                )
+    except Exception:
+        log.exception("statistics of game %s were not recorded", game.id)
 
 
 @dataclass(frozen=True)

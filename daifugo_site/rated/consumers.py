@@ -4,8 +4,9 @@
 The game socket is the practice game's (:class:`~daifugo_site.play.consumers.GameConsumer`:
 the same message parsing, limits and pushes), with three differences: only the two
 signed-in players connect, each acting for and seeing only their own seat; a move goes
-through :func:`daifugo_site.rated.services.move` (clock and result in the move's
-transaction); and each page ticks the clock once a second. ``resign`` is one more action.
+through the practice game's ``submit`` (the result is written in the final move's
+transaction, see services.py); each page checks the absence limit once a second;
+``resign`` is one more action. The move clock is the shared turn clock (play/clock.py).
 """
 
 from __future__ import annotations
@@ -207,10 +208,15 @@ class RatedGameConsumer(GameConsumer):
             await self.send_error(parsed)
             return
         action, version = parsed
-        outcome = await database_sync_to_async(services.move)(self.game_id, action, version)
-        if outcome.accepted:
-            await play.broadcast(self.game_id, outcome.version)
-        else:
+        if not await database_sync_to_async(services.playing)(self.game_id):
+            await self.send_error("game_over")
+            return
+        # The practice game's path: engine, compare-and-swap, broadcast, and the turn
+        # clock's wake-up (the computer plays this seat if its time runs out).
+        outcome = await play.submit(
+            self.game_id, action, by_computer=False, expected_version=version
+        )
+        if not outcome.accepted:
             await self.send_error(outcome.reason)
 
     async def game_rebound(self, event: dict[str, Any]) -> None:

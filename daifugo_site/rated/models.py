@@ -67,16 +67,15 @@ class RatedGame(models.Model):
         RESIGNED = "resigned", _("resigned")
         ABANDONED = "abandoned", _("left the game")
 
-    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="rated")
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="rated"
+    )
     seat0 = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     seat1 = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
-    # Move clock: whose clock runs since when, each seat's reserve left (ms). The turn's
-    # deadline is turn_started + RATED_MOVE_SECONDS + reserve of the seat to act.
-    clock_version = models.PositiveIntegerField(default=0)
-    turn_started = models.DateTimeField()
-    reserve_ms = models.JSONField(default=list)
-    # Each seat's sockets open now, and since when nobody of that seat is connected.
+    # The move clock is the shared turn clock (play/clock.py: a limit in each seat entry,
+    # the deadline from the game's last write); the computer plays a turn that runs out.
+    # Per seat: since when (ISO time) no page of that player is open, or None.
     away_since = models.JSONField(default=list)
     # The result, written once (RatedGame.objects.filter(status=PLAYING).update(...)).
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -112,9 +111,7 @@ class RatingChange(models.Model):
 
     class Meta:
         ordering = ["created", "id"]
-        constraints = [
-            models.UniqueConstraint(fields=["user", "game"], name="rated_change_once")
-        ]
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="rated_change_once")]
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.mu_before:.0f} -> {self.mu_after:.0f}"

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from daifugo_site.play import clock
 from daifugo_site.play.models import Game
 from daifugo_site.play.presenter import TableView, table_view
 from daifugo_site.play.rendering import fragment_keys
@@ -34,19 +35,17 @@ def seat_view(game: Game, match: Match, seat: int) -> TableView:
 
 def context_for(rated: RatedGame, game: Game, match: Match, seat: int) -> dict[str, Any]:
     view = seat_view(game, match, seat)
-    clock = services.clock_of(rated, match) if rated.status == RatedGame.Status.PLAYING else None
-    changes = {
-        c.user_id: c for c in RatingChange.objects.filter(game=rated).select_related("user")
-    }
+    live = rated.status == RatedGame.Status.PLAYING and not match.over
+    left = clock.remaining(game, match) if live else None
+    changes = {c.user_id: c for c in RatingChange.objects.filter(game=rated).select_related("user")}
     mine = changes.get(rated.user_id_at(seat))
     return {
         "view": view,
         "rated": rated,
         "seat": seat,
-        "clock": clock,
-        "clock_seconds": round(clock.move_left_s) if clock else 0,
-        "reserve_seconds": [round(r) for r in clock.reserve_s] if clock else [],
-        "your_clock": clock is not None and clock.seat == seat,
+        "clock_seconds": round(left) if left is not None else None,
+        "deadline": clock.deadline(game, match) if live else None,
+        "your_clock": live and match.round.to_act == seat,
         "won": rated.winner == seat if rated.winner is not None else None,
         "change": mine,
         "delta": round(mine.mu_after - mine.mu_before) if mine else 0,
@@ -57,12 +56,7 @@ def context_for(rated: RatedGame, game: Game, match: Match, seat: int) -> dict[s
 def rated_keys(context: dict[str, Any]) -> dict[str, Any]:
     keys = fragment_keys(context["view"])
     rated = context["rated"]
-    keys["clock"] = (
-        context["clock_seconds"],
-        tuple(context["reserve_seconds"]),
-        context["your_clock"],
-        rated.status,
-    )
+    keys["clock"] = (context["deadline"], context["your_clock"], rated.status)
     keys["rated_result"] = (rated.status, rated.winner, rated.end, context["delta"])
     return keys
 

@@ -1,11 +1,13 @@
-"""The rated 1v1: queue and pairing, the game's moves and clock, and the result (once).
+"""The rated 1v1: queue and pairing, the result (once), resignation and absence.
 
-Every move goes through ``play.services.apply_action`` (the engine, a compare-and-swap on
-the log's version). A rated game adds, in the same database transaction as the move:
-its clock (whose turn since when, each seat's reserve) and, when the move ends the game,
-the result and both ratings. Resignation and abandonment end the game without a move;
-they write the same result through :func:`finish`, whose guard (an UPDATE ... WHERE
-status = playing) lets exactly one ending win: a result is written once.
+Every move goes through ``play.services.submit`` / ``apply_action`` (the engine, a
+compare-and-swap on the log's version). Each seat has the shared turn clock
+(play/clock.py, RATED_MOVE_SECONDS a move): when it runs out the computer plays that
+turn for the seat. The move that ends the game runs :func:`on_game_finished` inside its
+own transaction (``services.FINISH_HOOKS``), so the result and both ratings are written
+with the end or not at all. Resignation and absence end the game without a move; all
+three go through :func:`finish`, whose guard (an UPDATE ... WHERE status = playing) lets
+exactly one ending win: a result is written once.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ from __future__ import annotations
 import datetime
 import logging
 import secrets
-from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -24,13 +25,13 @@ from django.utils import timezone
 from daifugo_site.accounts.models import GameResult
 from daifugo_site.accounts.signals import profile_for
 from daifugo_site.accounts.stats import record as record_stats
+from daifugo_site.play import clock
 from daifugo_site.play import services as play
-from daifugo_site.play import thinking
 from daifugo_site.play.models import Game
-from rules_engine import Action, Match, RuleSet
+from rules_engine import Match, RuleSet
 from rules_engine.rules import ONE_ON_ONE
 
-from .models import QueueEntry, Rating, RatedGame, RatingChange
+from .models import QueueEntry, RatedGame, Rating, RatingChange
 from .ratings import START_MU, START_SIGMA, rate_1v1
 
 log = logging.getLogger(__name__)
@@ -116,9 +117,9 @@ def pair(user: Any, now: datetime.datetime | None = None) -> Game | None:
         game = create_rated_game(first.user, second.user)
         # Both rows at once, only if both are still free: two pages pairing at the same
         # moment cannot put one player in two games.
-        taken = QueueEntry.objects.filter(
-            pk__in=[entry.pk, best.pk], game__isnull=True
-        ).update(game=game.game)
+        taken = QueueEntry.objects.filter(pk__in=[entry.pk, best.pk], game__isnull=True).update(
+            game=game.game
+        )
         if taken != 2:
             transaction.set_rollback(True)
             return None
@@ -142,56 +143,13 @@ def create_rated_game(user0: Any, user1: Any) -> RatedGame:
         rules=rules.to_json(),
         players=2,
         rounds=1,
-        seats=seats,
+        seats=clock.with_clock(seats, settings.RATED_MOVE_SECONDS),
         human_seat=0,
         delay_ms=0,
     )
     Match.new(rules, 2, 1, game.seed)
     game.save()
-    reserve = settings.RATED_RESERVE_SECONDS * 1000
-    return RatedGame.objects.create(
-        game=game,
-        seat0=user0,
-        seat1=user1,
-        turn_started=timezone.now(),
-        reserve_ms=[reserve, reserve],
-        away_since=[None, None],
-    )
-
-
-# -- the clock ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Clock:
-    seat: int  # whose clock runs
-    deadline: datetime.datetime  # the move's time, then the reserve, run out at this time
-    move_left_s: float
-    reserve_s: list[float]
-
-
-def clock_of(rated: RatedGame, match: Match, now: datetime.datetime | None = None) -> Clock:
-    now = now or timezone.now()
-    seat = match.round.to_act
-    elapsed = (now - rated.turn_started).total_seconds()
-    move = settings.RATED_MOVE_SECONDS
-    reserve = [ms / 1000 for ms in rated.reserve_ms]
-    deadline = rated.turn_started + datetime.timedelta(seconds=move + reserve[seat])
-    shown = list(reserve)
-    if elapsed > move:
-        shown[seat] = max(0.0, reserve[seat] - (elapsed - move))
-    return Clock(seat, deadline, max(0.0, move - elapsed), shown)
-
-
-def _after_move(rated: RatedGame, seat: int, now: datetime.datetime, version: int) -> None:
-    """The mover's reserve pays for time over the move's seconds; the next clock starts."""
-    elapsed = (now - rated.turn_started).total_seconds()
-    over_ms = int(max(0.0, elapsed - settings.RATED_MOVE_SECONDS) * 1000)
-    reserve = list(rated.reserve_ms)
-    reserve[seat] = max(0, reserve[seat] - over_ms)
-    RatedGame.objects.filter(pk=rated.pk).update(
-        reserve_ms=reserve, turn_started=now, clock_version=version
-    )
+    return RatedGame.objects.create(game=game, seat0=user0, seat1=user1, away_since=[None, None])
 
 
 # -- moves and endings --------------------------------------------------------------------
@@ -207,35 +165,17 @@ def load(game_id: str) -> tuple[RatedGame, Game, Match] | None:
     return rated, loaded[0], loaded[1]
 
 
-def move(game_id: str, action: Action, expected_version: int) -> play.Outcome:
-    """A player's (or, at a timeout, the computer's) move for the seat in ``action``:
-    the engine's move, the clock and (when it ends the game) the result, in one
-    transaction."""
-    now = timezone.now()
-    try:
-        with transaction.atomic():
-            rated = RatedGame.objects.select_for_update().filter(pk=game_id).first()
-            if rated is None:
-                return play.Outcome(False, "no_such_game")
-            if rated.status != RatedGame.Status.PLAYING:
-                return play.Outcome(False, "game_over")
-            # by_computer=False: both seats are people's; the seat is the mover's own,
-            # checked by the engine's turn rule (not_your_turn).
-            outcome = play.apply_action(
-                game_id, action, by_computer=False, expected_version=expected_version
-            )
-            if not outcome.accepted:
-                return outcome
-            _after_move(rated, action.seat or 0, now, outcome.version)
-            loaded = play.current(game_id, outcome.version)
-            if loaded is not None and loaded[1].over:
-                winner = loaded[1].winner
-                finish(game_id, 0 if winner is None else winner, RatedGame.End.OUT)
-            return outcome
-    except Exception:
-        # The transaction was undone: forget the move the play cache may hold.
-        forget(game_id)
-        raise
+def on_game_finished(game: Game, match: Match) -> None:
+    """play.services.FINISH_HOOKS: the move that ended a rated game (the player's own, or
+    the computer's on a run-out clock) writes the result in its own transaction."""
+    if not str(game.owner).startswith("rated:"):
+        return
+    winner = match.winner
+    finish(game.id, 0 if winner is None else winner, RatedGame.End.OUT)
+
+
+def playing(game_id: str) -> bool:
+    return RatedGame.objects.filter(pk=game_id, status=RatedGame.Status.PLAYING).exists()
 
 
 def forget(game_id: str) -> None:
@@ -259,9 +199,9 @@ def finish(game_id: str, winner: int, end: str) -> bool:
         # Locked in id order: two games finishing at once never wait on each other.
         ratings = {
             r.user_id: r
-            for r in Rating.objects.select_for_update().filter(user_id__in=users).order_by(
-                "user_id"
-            )
+            for r in Rating.objects.select_for_update()
+            .filter(user_id__in=users)
+            .order_by("user_id")
         }
         for uid in users:
             if uid not in ratings:
@@ -282,15 +222,20 @@ def finish(game_id: str, winner: int, end: str) -> bool:
             rating.wins += int(is_winner)
             rating.save(update_fields=["mu", "sigma", "games", "wins", "updated"])
         QueueEntry.objects.filter(game_id=game_id).delete()
-    # Statistics after the result (outside its transaction: an opt-out account records
-    # nothing, and a statistic must never undo a result).
+    # Statistics after the result, each in its own savepoint: a statistic must never undo
+    # a result (an opted-out account records nothing).
     game = Game.objects.get(pk=game_id)
     user_model = get_user_model()
     for seat, uid in enumerate(users):
         try:
-            record_stats(
-                user_model.objects.get(pk=uid), game_id, GameResult.Kind.RATED, game.record(), seat
-            )
+            with transaction.atomic():
+                record_stats(
+                    user_model.objects.get(pk=uid),
+                    game_id,
+                    GameResult.Kind.RATED,
+                    game.record(),
+                    seat,
+                )
         except Exception:
             log.exception("rated statistics failed for game %s", game_id)
     return True
@@ -316,9 +261,10 @@ def set_present(game_id: str, seat: int, present: bool) -> None:
 
 
 def tick(game_id: str, now: datetime.datetime | None = None) -> str | None:
-    """Enforce the clock and the absence limit; what happened: "timeout", "abandoned"
-    or None. Any page of the game calls it every second; the writes are guarded, so
-    two pages ticking at once do one thing."""
+    """Enforce the absence limit: "abandoned" when it ended the game now, else None.
+    Each open page of the game calls it every second; :func:`finish` is guarded, so two
+    pages ticking at once end it once. (The move clock is enforced by the computer side,
+    play/clock.py.)"""
     now = now or timezone.now()
     loaded = load(game_id)
     if loaded is None:
@@ -333,13 +279,4 @@ def tick(game_id: str, now: datetime.datetime | None = None) -> str | None:
             if finish(game_id, 1 - seat, RatedGame.End.ABANDONED):
                 return "abandoned"
             return None
-    if rated.clock_version != game.version:
-        return None  # the clock of this version is not written yet
-    clock = clock_of(rated, match, now)
-    if now < clock.deadline:
-        return None
-    # Out of time: the computer plays this turn for the seat (its own observation only).
-    obs = match.observe(clock.seat)
-    action = thinking.safe_action(obs)
-    outcome = move(game_id, action, game.version)
-    return "timeout" if outcome.accepted else None
+    return None
