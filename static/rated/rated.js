@@ -38,8 +38,7 @@
       frames.forEach(function (f, k) { f.hidden = k !== at; });
       prev.disabled = at === 0;
       next.disabled = at === frames.length - 1;
-      position.textContent = position.dataset.template
-        .replace("%(n)s", String(at + 1)).replace("%(total)s", String(frames.length));
+      position.textContent = String(at + 1) + " / " + String(frames.length);
     }
     prev.addEventListener("click", function () { show(at - 1); });
     next.addEventListener("click", function () { show(at + 1); });
