@@ -23,6 +23,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from daifugo_site import limits
+from daifugo_site.play import clock
 from daifugo_site.play import services as play
 from daifugo_site.play.consumers import CLOSE_NO_GAME, CLOSE_UNKNOWN_LANGUAGE, GameConsumer
 
@@ -150,6 +151,11 @@ class RatedGameConsumer(GameConsumer):
         self.present_held = True
         await self._presence(+1)
         await self.send_table()
+        # The turn clock's wake-up for the turn now running (the first one has no move
+        # before it to set it; after a restart, none is set in this process).
+        found = play.cached(self.game_id, 0)
+        if found is not None:
+            clock.wake_at_deadline(*found)
         self.ticker = asyncio.get_running_loop().create_task(self.tick())
 
     async def _presence(self, delta: int) -> None:

@@ -245,6 +245,13 @@ LOGIN_URL = "account_login"
 # address, reset mails per address and per account, confirmation mails).
 ACCOUNT_RATE_LIMITS = {"login_failed": None}
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "noreply@daifugo.invalid")
+# Production mail (password resets, confirmations) goes through this SMTP server;
+# development prints mail (dev.py), tests keep it in memory (test.py).
+EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("DJANGO_EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = os.environ.get("DJANGO_EMAIL_USE_TLS", "1") == "1"
 
 # Content-Security-Policy (django-csp 4): only the site's own scripts, styles, images and
 # sockets. The one inline script and htmx's script tags carry the response's nonce

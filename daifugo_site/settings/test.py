@@ -53,3 +53,7 @@ PLAY_COMPUTER_PROCESSES = 1
 PLAY_COMPUTER_PLAYOUTS = 200
 # No background sweep unless a test asks for it (it would outlive each test's loop).
 PLAY_SWEEP_SECONDS = float(os.environ.get("PLAY_SWEEP_SECONDS", "0"))
+
+# Mail stays in memory (pytest reads django.core.mail.outbox; the browser tests' daphne
+# sends sign-up confirmations nowhere instead of to an SMTP server that is not there).
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"

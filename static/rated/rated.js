@@ -7,9 +7,13 @@
   "use strict";
 
   function watchQueue() {
+    var going = false;
     var go = function () {
       var status = document.getElementById("queue-status");
-      if (status && status.dataset.gameUrl) { window.location.assign(status.dataset.gameUrl); }
+      if (!going && status && status.dataset.gameUrl) {
+        going = true;  // once: a second assign would cancel the first navigation
+        window.location.assign(status.dataset.gameUrl);
+      }
     };
     new MutationObserver(go).observe(document.body, { childList: true, subtree: true });
     go();
