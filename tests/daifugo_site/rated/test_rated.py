@@ -375,3 +375,15 @@ def test_profile_and_leaderboard_after_a_rated_game(settings: object) -> None:
     assert re.search(rf'data-testid="rating"[^>]*>[^<]*{mine.shown}', profile)
     board = client.get("/ja/rated/leaderboard/").content.decode()
     assert 'data-testid="leaderboard"' in board and board.count("<tr") == 3
+
+
+def test_each_players_page_shows_only_their_own_hand() -> None:
+    rated, key_a, key_b = new_rated_game()
+    match = play.match_of(Game.objects.get(pk=rated.game_id))
+    for seat, key in enumerate((key_a, key_b)):
+        client = Client()
+        client.cookies["sessionid"] = key
+        page = client.get(f"/ja/rated/{rated.game_id}/").content.decode()
+        assert shown_codes(page) == set(card_codes(match.round.hands[seat]))
+        assert 'data-testid="clock"' in page and 'data-action="resign"' in page
+        assert not shown_codes(page) & set(card_codes(match.round.facedown))
