@@ -47,6 +47,9 @@ class QueueEntry(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     mu = models.FloatField()
     joined = models.DateTimeField()
+    # The waiting page asks every second; an entry not asked for lately (the page was
+    # closed) is not paired, so nobody is put in a game with someone who left.
+    seen = models.DateTimeField(null=True, blank=True)
     # Set when paired: the page that waits finds its game here.
     game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL)
 

@@ -76,15 +76,16 @@ def join_queue(user: Any) -> QueueEntry | RatedGame:
     if game is not None:
         return game
     rating = rating_for(user)
+    now = timezone.now()
     entry, created = QueueEntry.objects.get_or_create(
-        user=user, defaults={"mu": rating.mu, "joined": timezone.now()}
+        user=user, defaults={"mu": rating.mu, "joined": now, "seen": now}
     )
     if not created and entry.game_id is not None:
         # Paired before: that game is over (open_game_of found none), so queue anew.
         entry.game = None
         entry.mu = rating.mu
-        entry.joined = timezone.now()
-        entry.save(update_fields=["game", "mu", "joined"])
+        entry.joined = entry.seen = now
+        entry.save(update_fields=["game", "mu", "joined", "seen"])
     return entry
 
 
@@ -103,9 +104,12 @@ def pair(user: Any, now: datetime.datetime | None = None) -> Game | None:
             return None
         if entry.game is not None:
             return entry.game
+        QueueEntry.objects.filter(pk=entry.pk).update(seen=now)
         mine = window((now - entry.joined).total_seconds())
         best: QueueEntry | None = None
-        for other in QueueEntry.objects.filter(game__isnull=True).exclude(pk=entry.pk)[:200]:
+        fresh = now - datetime.timedelta(seconds=settings.RATED_QUEUE_STALE_S)
+        waiting = QueueEntry.objects.filter(game__isnull=True, seen__gte=fresh)
+        for other in waiting.exclude(pk=entry.pk)[:200]:
             allowed = max(mine, window((now - other.joined).total_seconds()))
             gap = abs(other.mu - entry.mu)
             if gap <= allowed and (best is None or gap < abs(best.mu - entry.mu)):
@@ -149,7 +153,9 @@ def create_rated_game(user0: Any, user1: Any) -> RatedGame:
     )
     Match.new(rules, 2, 1, game.seed)
     game.save()
-    return RatedGame.objects.create(game=game, seat0=user0, seat1=user1, away_since=[None, None])
+    # Nobody's page is open yet: a player who never opens the game is absent from now.
+    now = timezone.now().isoformat()
+    return RatedGame.objects.create(game=game, seat0=user0, seat1=user1, away_since=[now, now])
 
 
 # -- moves and endings --------------------------------------------------------------------

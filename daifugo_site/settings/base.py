@@ -383,6 +383,8 @@ RATED_WINDOW_PER_S = 10.0
 RATED_WINDOW_MAX = 1000.0
 # How often a waiting page asks for an opponent (seconds).
 RATED_QUEUE_POLL_S = 1.0
+# A waiting player whose page has not asked for this long (closed) is not paired.
+RATED_QUEUE_STALE_S = 10.0
 # A rating is provisional (shown with "?" and left off the leaderboard) for this many games.
 RATED_PROVISIONAL_GAMES = 10
 RATED_LEADERBOARD_SIZE = 50

@@ -47,12 +47,13 @@ def test_pairing_by_rating_with_widening_window() -> None:
     t0 = timezone.now()
     for user in (a, b):
         services.join_queue(user)
-    QueueEntry.objects.update(joined=t0)
+    QueueEntry.objects.update(joined=t0, seen=t0)
     # 300 apart: too far at first ...
     assert services.pair(a, now=t0) is None
     assert services.pair(a, now=t0 + datetime.timedelta(seconds=10)) is None
     # ... but the closer player who arrives is paired at once, not the far one.
     services.join_queue(c)
+    QueueEntry.objects.update(seen=t0 + datetime.timedelta(seconds=10))
     game = services.pair(c, now=t0 + datetime.timedelta(seconds=10))
     assert game is not None
     rated = RatedGame.objects.get(pk=game.pk)
@@ -63,6 +64,7 @@ def test_pairing_by_rating_with_widening_window() -> None:
     Rating.objects.create(user=d, mu=1500)
     services.join_queue(d)
     QueueEntry.objects.filter(user=d).update(joined=t0 + datetime.timedelta(seconds=20))
+    QueueEntry.objects.filter(user=b).update(seen=t0 + datetime.timedelta(seconds=19))
     assert services.pair(d, now=t0 + datetime.timedelta(seconds=20)) == (
         RatedGame.objects.get(seat1=d).game
     )
@@ -249,14 +251,34 @@ async def test_timeout_the_computer_plays_the_turn() -> None:
         await c.close()
 
 
+def test_a_closed_waiting_page_is_not_paired() -> None:
+    a, _ = account("a@example.com")
+    b, _ = account("b@example.com")
+    t0 = timezone.now()
+    services.join_queue(a)
+    services.join_queue(b)
+    QueueEntry.objects.filter(user=a).update(seen=t0 - datetime.timedelta(seconds=11))
+    assert services.pair(b, now=t0) is None
+    assert services.pair(a, now=t0) is not None  # a's page asks again: paired
+
+
 def test_absent_player_loses() -> None:
     rated, _, _ = new_rated_game()
+    services.set_present(rated.game_id, 0, True)
     services.set_present(rated.game_id, 1, False)
     assert services.tick(rated.game_id) is None  # just left: a reload is allowed
     later = timezone.now() + datetime.timedelta(seconds=91)
     assert services.tick(rated.game_id, now=later) == "abandoned"
     final = RatedGame.objects.get(pk=rated.pk)
     assert (final.winner, final.end) == (0, "abandoned")
+
+
+def test_a_player_who_never_opens_the_game_loses() -> None:
+    rated, _, _ = new_rated_game()
+    services.set_present(rated.game_id, 1, True)
+    later = timezone.now() + datetime.timedelta(seconds=91)
+    assert services.tick(rated.game_id, now=later) == "abandoned"
+    assert RatedGame.objects.get(pk=rated.pk).winner == 1
 
 
 def test_result_written_once_under_a_race() -> None:
