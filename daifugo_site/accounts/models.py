@@ -65,3 +65,34 @@ class GameResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} · {self.game_id} · {self.place}"
+
+
+class SiteStat(models.Model):
+    """One finished game, anonymously, for the public statistics page. Never a token, an
+    account, a move, a card or an address: only what the table was and how it went."""
+
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+    kind = models.CharField(max_length=10)  # practice, rated
+    preset = models.CharField(max_length=20)
+    changed = models.JSONField(default=list)  # names of the options changed from the preset
+    players = models.PositiveSmallIntegerField()
+    rounds = models.PositiveSmallIntegerField()
+    levels = models.JSONField(default=list)  # the computer seats' levels
+    moves = models.PositiveIntegerField()
+    revolutions = models.PositiveSmallIntegerField()
+    # Rounds whose first leader finished first, of all rounds played.
+    first_leader_wins = models.PositiveSmallIntegerField()
+    duration = models.CharField(max_length=10)  # a bucket: "<5m", "5-15m", "15-30m", "30m+"
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.preset} {self.players}p"
+
+
+class StatsOptOut(models.Model):
+    """A browser that turned statistics off (its practice games' owner token, hashed)."""
+
+    token_hash = models.CharField(max_length=64, unique=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.token_hash[:8]

@@ -46,7 +46,7 @@ def steps(record: dict[str, Any]) -> Iterator[Step]:
         if isinstance(out, Refusal):  # pragma: no cover - a stored log always replays
             raise ValueError(f"stored action {index} is refused: {out.reason}")
         match = out
-        yield Step(index, match.round_no, action, before, match.round)
+        yield Step(index, match.round_no + 1, action, before, match.round)
 
 
 def final_match(record: dict[str, Any]) -> Match:
@@ -102,6 +102,9 @@ def record_finished_game(game: Any, match: Match) -> None:
                 record(
                     profile.user, game.id, GameResult.Kind.PRACTICE, game.record(), game.human_seat
                 )
+            from . import sitestats
+
+            sitestats.record(game, "practice")
     except Exception:
         log.exception("statistics of game %s were not recorded", game.id)
 

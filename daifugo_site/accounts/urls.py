@@ -8,4 +8,6 @@ app_name = "accounts"
 urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("games/<str:game_id>/", views.game_replay, name="replay"),
+    path("statistics/switch/", views.statistics_switch, name="statistics_switch"),
+    path("statistics/", views.site_statistics, name="statistics"),
 ]

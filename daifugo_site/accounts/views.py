@@ -11,7 +11,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
-from django.views.decorators.http import require_http_methods, require_safe
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from daifugo_site.play import services as play
 from daifugo_site.play.models import Game
@@ -19,11 +20,12 @@ from daifugo_site.rated.models import RatedGame, RatingChange
 from daifugo_site.rated.services import rating_for
 from daifugo_site.rated.views import rank_of
 
-from . import replay, stats
+from . import replay, sitestats, stats
 from .charts import rating_chart
 from .forms import ProfileForm
-from .models import GameResult
+from .models import GameResult, StatsOptOut
 from .signals import profile_for
+from .sitestats import token_hash
 
 RECENT_GAMES = 10
 
@@ -124,3 +126,43 @@ def play_seat_name(game: Game, seat: int, owner_view: bool) -> str:
     from daifugo_site.play.presenter import seat_name
 
     return seat_name(game, seat, owner_view)
+
+
+def statistics_on(request: HttpRequest) -> bool:
+    """Whether this browser (or its account) records statistics."""
+    if request.user.is_authenticated:
+        return profile_for(request.user).statistics
+    token = request.session.get(play.PLAYER_TOKEN_KEY)
+    return not (token and StatsOptOut.objects.filter(token_hash=token_hash(token)).exists())
+
+
+@require_POST
+def statistics_switch(request: HttpRequest) -> HttpResponse:
+    """The switch on the play pages: on or off for this account, or for this browser."""
+    on = request.POST.get("statistics") == "on"
+    if request.user.is_authenticated:
+        me = profile_for(request.user)
+        me.statistics = on
+        me.save(update_fields=["statistics"])
+        if not on:
+            GameResult.objects.filter(user=request.user).delete()
+    else:
+        key = token_hash(play.player_token(request.session))
+        if on:
+            StatsOptOut.objects.filter(token_hash=key).delete()
+        else:
+            StatsOptOut.objects.get_or_create(token_hash=key)
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        back = reverse("play:index")
+    return redirect(back)
+
+
+@require_safe
+def site_statistics(request: HttpRequest) -> HttpResponse:
+    rows = sitestats.aggregates()
+    top = max([r["moves"] for r in rows] + [1])
+    for r in rows:
+        r["moves_width"] = round(200 * r["moves"] / top)
+        r["leader_width"] = 2 * r["leader_rate"]
+    return render(request, "accounts/statistics.html", {"rows": rows})

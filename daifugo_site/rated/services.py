@@ -22,6 +22,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from daifugo_site.accounts import sitestats
 from daifugo_site.accounts.models import GameResult
 from daifugo_site.accounts.signals import profile_for
 from daifugo_site.accounts.stats import record as record_stats
@@ -244,6 +245,11 @@ def finish(game_id: str, winner: int, end: str) -> bool:
                 )
         except Exception:
             log.exception("rated statistics failed for game %s", game_id)
+    try:
+        with transaction.atomic():
+            sitestats.record(game, "rated", user_ids=users)
+    except Exception:
+        log.exception("site statistics failed for game %s", game_id)
     return True
 
 

@@ -189,6 +189,8 @@ PURGE_FINISHED_GAMES_DAYS = int(os.environ.get("PURGE_FINISHED_GAMES_DAYS", "30"
 # A guest's lesson progress lives as long as their session cookie could still find it:
 # past two session lifetimes of not being touched, nobody can (signed-in users' is kept).
 PURGE_GUEST_PROGRESS_DAYS = int(os.environ.get("PURGE_GUEST_PROGRESS_DAYS", "30"))
+# Anonymous game statistics (daifugo_site/accounts/sitestats.py) are kept 30 days.
+PURGE_SITE_STATS_DAYS = int(os.environ.get("PURGE_SITE_STATS_DAYS", "30"))
 # Rows per DELETE statement: a purge of a big backlog never holds one long transaction.
 PURGE_BATCH_SIZE = 1000
 
