@@ -214,7 +214,10 @@ def apply_action(
     new.updated = timezone.now()
     # One UPDATE ... WHERE version = old: it fails when anyone else appended first.
     with transaction.atomic():
-        written = Game.objects.filter(pk=game.id, version=game.version).update(
+        # status: a game ended without a move (a rated game's resignation) takes no more.
+        written = Game.objects.filter(
+            pk=game.id, version=game.version, status=Game.Status.PLAYING
+        ).update(
             actions=new.actions,
             version=new.version,
             scores=new.scores,
@@ -279,7 +282,7 @@ def computers_to_act(game: Game, match: Match) -> list[int]:
     seats, and human seats it stands in for. Reads the database for a room table
     (:func:`needs_database`): call it from a thread then."""
     r = match.round
-    if r.over:
+    if r.over or game.status == Game.Status.FINISHED:
         return []
     computer = [s for s in range(game.players) if game.seats[s].get("kind") == "computer"]
     extra = standin_seats(game, match)

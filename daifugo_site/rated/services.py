@@ -229,6 +229,8 @@ def finish(game_id: str, winner: int, end: str) -> bool:
             rating.wins += int(is_winner)
             rating.save(update_fields=["mu", "sigma", "games", "wins", "updated"])
         QueueEntry.objects.filter(game_id=game_id).delete()
+    # This process's copy of the game row says "playing": read it anew from now on.
+    forget(game_id)
     # Statistics after the result, each in its own savepoint: a statistic must never undo
     # a result (an opted-out account records nothing).
     game = Game.objects.get(pk=game_id)

@@ -4,6 +4,7 @@ timeouts, resignation, the result written once, leaderboard and replays."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import re
 import threading
@@ -222,6 +223,16 @@ async def test_resignation_ends_the_game_for_both() -> None:
     refused = await clients[0].until(lambda t: t.error is not None)
     assert refused.error == "game_over"
     assert await database_sync_to_async(RatingChange.objects.count)() == 2
+    # A clock that runs out after the resignation plays nothing: the game takes no moves.
+    await database_sync_to_async(
+        lambda: Game.objects.filter(pk=rated.game_id).update(
+            updated=timezone.now() - datetime.timedelta(seconds=31)
+        )
+    )()
+    play.ensure_driver(rated.game_id)
+    await asyncio.sleep(1.5)
+    row = await database_sync_to_async(lambda: Game.objects.get(pk=rated.game_id))()
+    assert row.version == 0 and row.status == "finished"
     for c in clients:
         await c.close()
 
