@@ -60,7 +60,17 @@
     show(0);
   }
 
+  // The table's first push (the whole table, sent once the socket opens) has arrived:
+  // tests and scripts wait for data-synced before acting on the page.
+  function markSynced() {
+    document.body.addEventListener("htmx:wsAfterMessage", function () {
+      var table = document.querySelector(".table[data-game]");
+      if (table) { table.dataset.synced = "true"; }
+    });
+  }
+
   function start() {
+    markSynced();
     watchQueue();
     setInterval(tickClock, 250);
     setUpReplay();

@@ -41,6 +41,7 @@ def test_two_browsers_play_a_rated_game(daphne_server: DaphneServer, new_page: A
         expect(page).to_have_url(game_url, timeout=15_000)
     assert pages[0].url == pages[1].url
     for page in pages:
+        expect(page.locator('.table[data-synced="true"]')).to_be_attached()
         expect(page.locator('[data-testid="clock"] [data-seconds]')).to_be_visible()
         expect(page.locator("#hand button[data-card]")).to_have_count(13)
     # Whoever leads plays the first legal move with the mouse.
