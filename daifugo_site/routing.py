@@ -11,10 +11,12 @@ Each app keeps its own ``websocket_urlpatterns``; add them to this list.
 from daifugo_site.pages.routing import websocket_urlpatterns as pages_websockets
 from daifugo_site.play.routing import websocket_urlpatterns as play_websockets
 from daifugo_site.play.workers import ComputersConsumer
+from daifugo_site.rated.routing import websocket_urlpatterns as rated_websockets
 
 websocket_urlpatterns = [
     *pages_websockets,
     *play_websockets,
+    *rated_websockets,
 ]
 
 channel_routes = {

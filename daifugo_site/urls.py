@@ -33,5 +33,9 @@ urlpatterns += i18n_patterns(
     path("play/", include("daifugo_site.play.urls")),
     path("review/", include("daifugo_site.review.urls")),
     path("learn/", include("tutorials.urls")),
+    path("rated/", include("daifugo_site.rated.urls")),
+    # The site's own account pages first (profile, history), then allauth's (sign in, ...).
+    path("accounts/", include("daifugo_site.accounts.urls")),
+    path("accounts/", include("allauth.urls")),
     prefix_default_language=True,
 )

@@ -10,12 +10,14 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
 from rules_engine import Action, Match, Refusal, RuleSet
@@ -151,6 +153,12 @@ class Outcome:
     version: int = 0
 
 
+#: Called as ``hook(game, match)`` once, inside the transaction of the write that ended
+#: the game (a hook that raises undoes the move): the accounts' statistics and the rated
+#: game's result register here (daifugo_site/accounts/apps.py, daifugo_site/rated/apps.py).
+FINISH_HOOKS: list[Callable[[Game, Match], None]] = []
+
+
 def apply_action(
     game_id: str,
     action: Action,
@@ -204,15 +212,23 @@ def apply_action(
     new.scores = list(out.scores)
     new.status = Game.Status.FINISHED if out.over else Game.Status.PLAYING
     new.updated = timezone.now()
-    # One UPDATE ... WHERE version = old: it commits on its own (autocommit), and it fails
-    # when anyone else appended first.
-    written = Game.objects.filter(pk=game.id, version=game.version).update(
-        actions=new.actions,
-        version=new.version,
-        scores=new.scores,
-        status=new.status,
-        updated=new.updated,
-    )
+    # One UPDATE ... WHERE version = old: it fails when anyone else appended first.
+    with transaction.atomic():
+        # status: a game ended without a move (a rated game's resignation) takes no more.
+        written = Game.objects.filter(
+            pk=game.id, version=game.version, status=Game.Status.PLAYING
+        ).update(
+            actions=new.actions,
+            version=new.version,
+            scores=new.scores,
+            status=new.status,
+            updated=new.updated,
+        )
+        if written and out.over:
+            # In the same transaction as the move that ends the game: what a hook writes
+            # (a rated game's result and ratings) is committed with the end, or neither is.
+            for hook in FINISH_HOOKS:
+                hook(new, out)
     if not written:
         fresh = current(game_id)
         return Outcome(False, "stale", fresh[0].version if fresh else game.version)
@@ -266,7 +282,7 @@ def computers_to_act(game: Game, match: Match) -> list[int]:
     seats, and human seats it stands in for. Reads the database for a room table
     (:func:`needs_database`): call it from a thread then."""
     r = match.round
-    if r.over:
+    if r.over or game.status == Game.Status.FINISHED:
         return []
     computer = [s for s in range(game.players) if game.seats[s].get("kind") == "computer"]
     extra = standin_seats(game, match)

@@ -41,12 +41,17 @@ INSTALLED_APPS = [
     # SimpleAppConfig: we set up the partials loader ourselves in TEMPLATES below instead of
     # letting the app rewrite TEMPLATES at start-up, so what runs is what this file says.
     "template_partials.apps.SimpleAppConfig",
+    # Accounts: sign up / in / out, password reset, e-mail addresses (django-allauth).
+    "allauth",
+    "allauth.account",
     # The site's own apps.
     "daifugo_site.ui",
     "daifugo_site.pages",
     "daifugo_site.play",
     "daifugo_site.review",
     "daifugo_site.rooms",
+    "daifugo_site.accounts",
+    "daifugo_site.rated",
     "tutorials",
 ]
 
@@ -61,6 +66,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # allauth's login flow state (required by allauth 65).
+    "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # request.htmx for views that answer htmx requests with a fragment.
     "django_htmx.middleware.HtmxMiddleware",
@@ -184,6 +191,8 @@ PURGE_FINISHED_GAMES_DAYS = int(os.environ.get("PURGE_FINISHED_GAMES_DAYS", "30"
 # A guest's lesson progress lives as long as their session cookie could still find it:
 # past two session lifetimes of not being touched, nobody can (signed-in users' is kept).
 PURGE_GUEST_PROGRESS_DAYS = int(os.environ.get("PURGE_GUEST_PROGRESS_DAYS", "30"))
+# Anonymous game statistics (daifugo_site/accounts/sitestats.py) are kept 30 days.
+PURGE_SITE_STATS_DAYS = int(os.environ.get("PURGE_SITE_STATS_DAYS", "30"))
 # Rows per DELETE statement: a purge of a big backlog never holds one long transaction.
 PURGE_BATCH_SIZE = 1000
 
@@ -199,8 +208,11 @@ ADMIN_PATH = "admin/"
 # the count. The address is REMOTE_ADDR: daphne --proxy-headers sets it from the proxy's
 # X-Forwarded-For (README), so it is the visitor's, not the proxy's.
 AUTHENTICATION_BACKENDS = [
+    # First, so a locked-out login is refused before any password is checked.
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
+    # Site accounts sign in by e-mail address (django-allauth).
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
 AXES_FAILURE_LIMIT = 10
 AXES_COOLOFF_TIME = 1  # hours
@@ -210,6 +222,40 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "axes/lockout.html"
 AXES_HTTP_RESPONSE_CODE = 429
 AXES_VERBOSE = False
+# allauth's login form calls its field "login" and authenticates with email=...; the admin
+# uses username=...: one name for both, so both count against the same user name.
+AXES_USERNAME_CALLABLE = "daifugo_site.accounts.auth.axes_username"
+
+# --- Accounts (django-allauth; daifugo_site/accounts) ---------------------------------------
+# Sign in with an e-mail address and a password; the display name lives on the profile.
+ACCOUNT_LOGIN_METHODS = {"email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
+ACCOUNT_USER_MODEL_USERNAME_FIELD = "username"
+# A new account can play at once; the address is confirmed by the link in the welcome mail
+# and is needed for a password reset, which is mailed to it.
+ACCOUNT_EMAIL_VERIFICATION = "optional"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+LOGIN_REDIRECT_URL = "accounts:profile"
+# After signing in: the profile in the language the account chose (accounts/adapter.py).
+ACCOUNT_ADAPTER = "daifugo_site.accounts.adapter.AccountAdapter"
+ACCOUNT_LOGOUT_REDIRECT_URL = "home"
+LOGIN_URL = "account_login"
+# Failed logins are counted by ONE mechanism, django-axes (above): it already guards the
+# admin, keeps its counts in the database (all workers, survives restarts) and shows the
+# translated lockout page; allauth's own "login_failed" limit (5 per 5 min per address,
+# in the cache) would be a second, different and stricter rule for the same thing, so it
+# is off. allauth's other limits stay: they guard what axes does not see (sign-ups per
+# address, reset mails per address and per account, confirmation mails).
+ACCOUNT_RATE_LIMITS = {"login_failed": None}
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "noreply@daifugo.invalid")
+# Production mail (password resets, confirmations) goes through this SMTP server;
+# development prints mail (dev.py), tests keep it in memory (test.py).
+EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("DJANGO_EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = os.environ.get("DJANGO_EMAIL_USE_TLS", "1") == "1"
 
 # Content-Security-Policy (django-csp 4): only the site's own scripts, styles, images and
 # sockets. The one inline script and htmx's script tags carry the response's nonce
@@ -344,3 +390,23 @@ ROOMS_ABANDONED_AFTER_H = int(os.environ.get("ROOMS_ABANDONED_AFTER_H", "12"))
 ROOMS_NEXT_ROUND_S = int(os.environ.get("ROOMS_NEXT_ROUND_S", "30"))
 # Rooms one session may create per hour (a room holds seats and games for hours).
 ROOMS_PER_HOUR_PER_SESSION = int(os.environ.get("ROOMS_PER_HOUR_PER_SESSION", "20"))
+
+# --- The rated 1v1 (daifugo_site/rated) ---------------------------------------------------
+# Each move has RATED_MOVE_SECONDS; past them the mover's reserve runs (RATED_RESERVE_SECONDS
+# for the whole game), and when that is gone too the computer plays the turn for them.
+RATED_MOVE_SECONDS = int(os.environ.get("RATED_MOVE_SECONDS", "30"))
+RATED_RESERVE_SECONDS = int(os.environ.get("RATED_RESERVE_SECONDS", "60"))
+# A player with no page of the game open for this long loses it (a reload is seconds).
+RATED_ABSENT_SECONDS = int(os.environ.get("RATED_ABSENT_SECONDS", "90"))
+# Pairing: ratings this far apart pair at once; the window widens each second a player
+# waits, so after a minute and a half anyone waiting is paired with anyone.
+RATED_WINDOW_START = 100.0
+RATED_WINDOW_PER_S = 10.0
+RATED_WINDOW_MAX = 1000.0
+# How often a waiting page asks for an opponent (seconds).
+RATED_QUEUE_POLL_S = 1.0
+# A waiting player whose page has not asked for this long (closed) is not paired.
+RATED_QUEUE_STALE_S = 10.0
+# A rating is provisional (shown with "?" and left off the leaderboard) for this many games.
+RATED_PROVISIONAL_GAMES = 10
+RATED_LEADERBOARD_SIZE = 50

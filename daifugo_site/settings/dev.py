@@ -24,3 +24,6 @@ STORAGES = {
 # styles and scripts. Test and production settings enforce it.
 CONTENT_SECURITY_POLICY_REPORT_ONLY = CONTENT_SECURITY_POLICY
 CONTENT_SECURITY_POLICY = None
+
+# Mail (password reset, address confirmation) is printed in the server's console.
+EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"

@@ -59,3 +59,7 @@ PLAY_SWEEP_SECONDS = float(os.environ.get("PLAY_SWEEP_SECONDS", "0"))
 # from the real budget; the tests check behaviour, not strength).
 REVIEW_WORLDS = 12
 REVIEW_HINT_WORLDS = 8
+
+# Mail stays in memory (pytest reads django.core.mail.outbox; the browser tests' daphne
+# sends sign-up confirmations nowhere instead of to an SMTP server that is not there).
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"

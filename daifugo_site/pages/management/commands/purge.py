@@ -2,7 +2,9 @@
 
 - expired sessions (the session engine's own ``clear_expired``);
 - unfinished games not written for ``PURGE_UNFINISHED_GAMES_DAYS`` days (abandoned);
-- finished games not written for ``PURGE_FINISHED_GAMES_DAYS`` days;
+- finished games not written for ``PURGE_FINISHED_GAMES_DAYS`` days (not rated games: the
+  rating histories link to them);
+- anonymous game statistics older than ``PURGE_SITE_STATS_DAYS`` days;
 - guests' lesson progress not written for ``PURGE_GUEST_PROGRESS_DAYS`` days (a signed-in
   user's progress is theirs and stays).
 
@@ -50,8 +52,16 @@ def stale_querysets() -> dict[str, models.QuerySet[Any]]:
         )
     finished = int(settings.PURGE_FINISHED_GAMES_DAYS)
     if finished > 0:
+        # Rated games stay: the players' rating histories link to their replays.
         found["finished games"] = Game.objects.filter(
-            status=Game.Status.FINISHED, updated__lt=_cutoff(finished)
+            status=Game.Status.FINISHED, updated__lt=_cutoff(finished), rated__isnull=True
+        )
+    site_stats = int(getattr(settings, "PURGE_SITE_STATS_DAYS", 0))
+    if site_stats > 0:
+        from daifugo_site.accounts.models import SiteStat
+
+        found["anonymous game statistics"] = SiteStat.objects.filter(
+            created__lt=_cutoff(site_stats)
         )
     guests = int(settings.PURGE_GUEST_PROGRESS_DAYS)
     if guests > 0:

@@ -1,0 +1,98 @@
+"""A player's account: the profile beside django.contrib.auth's user, and their statistics.
+
+The user row is allauth's (e-mail address + password); what the site shows is here.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+DISPLAY_NAME_MAX = 24
+
+
+class Profile(models.Model):
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+    )
+    display_name = models.CharField(_("display name"), max_length=DISPLAY_NAME_MAX)
+    language = models.CharField(
+        _("language"), max_length=10, choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE
+    )
+    # Off: nothing about this account's games is recorded (and what was is deleted).
+    statistics = models.BooleanField(_("record my game statistics"), default=True)
+    # The practice games' owner token (play.services.PLAYER_TOKEN_KEY) of this account:
+    # every browser signed in to the account uses it, so its games follow the account.
+    player_token = models.CharField(max_length=64, blank=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
+
+    def __str__(self) -> str:
+        return self.display_name
+
+
+class GameResult(models.Model):
+    """One finished game of one account, for its statistics (only while ``statistics`` is
+    on). Holds no cards or moves: the kind, rules preset, table size, place and counts."""
+
+    class Kind(models.TextChoices):
+        PRACTICE = "practice", _("practice")
+        RATED = "rated", _("rated")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_results"
+    )
+    game_id = models.CharField(max_length=16)
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    preset = models.CharField(max_length=20)
+    players = models.PositiveSmallIntegerField()
+    rounds = models.PositiveSmallIntegerField()
+    # The final standing in the match (1 = won), and the mean finishing place of its rounds.
+    place = models.PositiveSmallIntegerField()
+    average_place = models.FloatField()
+    revolutions = models.PositiveSmallIntegerField(default=0)
+    moves = models.PositiveIntegerField(default=0)
+    finished = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-finished"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game_id"], name="accounts_result_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} · {self.game_id} · {self.place}"
+
+
+class SiteStat(models.Model):
+    """One finished game, anonymously, for the public statistics page. Never a token, an
+    account, a move, a card or an address: only what the table was and how it went."""
+
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+    kind = models.CharField(max_length=10)  # practice, rated
+    preset = models.CharField(max_length=20)
+    changed = models.JSONField(default=list)  # names of the options changed from the preset
+    players = models.PositiveSmallIntegerField()
+    rounds = models.PositiveSmallIntegerField()
+    levels = models.JSONField(default=list)  # the computer seats' levels
+    moves = models.PositiveIntegerField()
+    revolutions = models.PositiveSmallIntegerField()
+    # Rounds whose first leader finished first, of all rounds played.
+    first_leader_wins = models.PositiveSmallIntegerField()
+    duration = models.CharField(max_length=10)  # a bucket: "<5m", "5-15m", "15-30m", "30m+"
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.preset} {self.players}p"
+
+
+class StatsOptOut(models.Model):
+    """A browser that turned statistics off (its practice games' owner token, hashed)."""
+
+    token_hash = models.CharField(max_length=64, unique=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.token_hash[:8]

@@ -1,0 +1,101 @@
+"""Anonymous statistics of finished games, for the public statistics page.
+
+Recorded when a game ends (``play.services.FINISH_HOOKS``, and a rated game's
+:func:`daifugo_site.rated.services.finish`) unless the game's browser or account turned
+statistics off; nothing that identifies anyone is kept (no token, account, move, card or
+address). ``manage.py purge`` deletes rows older than ``PURGE_SITE_STATS_DAYS`` (30).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from django.db.models import Avg, Count, Sum
+
+from rules_engine import RuleSet
+from rules_engine.effects import REVOLUTION
+
+from .models import Profile, SiteStat, StatsOptOut
+from .stats import final_match, steps
+
+DURATION_BUCKETS = ((5 * 60, "<5m"), (15 * 60, "5-15m"), (30 * 60, "15-30m"))
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def opted_out(owner_token: str, user_ids: list[int] | None = None) -> bool:
+    """Whether this game's browser (practice) or any of its accounts turned statistics off."""
+    if user_ids:
+        return Profile.objects.filter(user_id__in=user_ids, statistics=False).exists()
+    if StatsOptOut.objects.filter(token_hash=token_hash(owner_token)).exists():
+        return True
+    return Profile.objects.filter(player_token=owner_token, statistics=False).exists()
+
+
+def duration_bucket(seconds: float) -> str:
+    for limit, name in DURATION_BUCKETS:
+        if seconds < limit:
+            return name
+    return "30m+"
+
+
+def record(game: Any, kind: str, user_ids: list[int] | None = None) -> bool:
+    if opted_out(str(game.owner), user_ids):
+        return False
+    record = game.record()
+    rules = RuleSet.from_json(record["rules"])
+    match = final_match(record)
+    moves = revolutions = 0
+    for step in steps(record):
+        if step.action.kind in ("play", "pass"):
+            moves += 1
+            if any(e.kind == REVOLUTION for e in step.after.effects):
+                revolutions += 1
+    first_leader_wins = 0
+    for no, result in enumerate(match.results):
+        if result and match.deal_round(no).first_leader == result[0]:
+            first_leader_wins += 1
+    SiteStat.objects.create(
+        kind=kind,
+        preset=rules.preset_name,
+        changed=sorted(k for k in record["rules"] if k != "preset"),
+        players=game.players,
+        rounds=len(match.results),
+        levels=[s.get("level") for s in game.seats if s.get("kind") == "computer"],
+        moves=moves,
+        revolutions=revolutions,
+        first_leader_wins=first_leader_wins,
+        duration=duration_bucket((game.updated - game.created).total_seconds()),
+    )
+    return True
+
+
+def aggregates() -> list[dict[str, Any]]:
+    """Per preset: games, how often the first leader finishes first, revolutions per
+    game, average moves per game."""
+    rows = (
+        SiteStat.objects.values("preset")
+        .annotate(
+            games=Count("id"),
+            rounds=Sum("rounds"),
+            leader=Sum("first_leader_wins"),
+            revolutions=Sum("revolutions"),
+            moves=Avg("moves"),
+        )
+        .order_by("preset")
+    )
+    out = []
+    for r in rows:
+        out.append(
+            {
+                "preset": r["preset"],
+                "games": r["games"],
+                "leader_rate": round(100 * (r["leader"] or 0) / r["rounds"]) if r["rounds"] else 0,
+                "revolutions": round((r["revolutions"] or 0) / r["games"], 2),
+                "moves": round(r["moves"] or 0),
+            }
+        )
+    return out

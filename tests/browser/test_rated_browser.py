@@ -1,0 +1,66 @@
+"""Two browsers sign up, queue for a rated game, are paired, play a move, one resigns; both
+see the result, and both ratings have changed."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from playwright.sync_api import expect
+
+from tests.browser.conftest import DaphneServer, page_problems
+
+PASSWORD = "a long pass phrase 7"
+
+
+def sign_up(page: Any, url: str, email: str) -> None:
+    page.goto(f"{url}/zh-hans/accounts/signup/")
+    page.locator('input[name="email"]').fill(email)
+    page.locator('input[name="password1"]').fill(PASSWORD)
+    page.locator('input[name="password2"]').fill(PASSWORD)
+    page.locator('main form button[type="submit"]').click()
+    expect(page).to_have_url(re.compile(r"/zh-hans/accounts/profile/"))
+    expect(page.locator('[data-testid="rating"]')).to_contain_text("1500")
+
+
+def test_two_browsers_play_a_rated_game(daphne_server: DaphneServer, new_page: Any) -> None:
+    url = daphne_server.url
+    pages = [new_page(locale="zh-CN"), new_page(locale="ja-JP")]
+    for n, page in enumerate(pages):
+        sign_up(page, url, f"player{n}@example.com")
+    pages[0].goto(f"{url}/zh-hans/rated/")
+    pages[0].locator('[data-action="queue"]').click()
+    expect(pages[0].locator('[data-action="leave-queue"]')).to_be_visible()
+    expect(pages[0].locator('[data-testid="queue-status"]')).to_be_visible()
+    # The second player is paired at once (same rating): both pages open the game.
+    pages[1].goto(f"{url}/zh-hans/rated/")
+    pages[1].locator('[data-action="queue"]').click()
+    game_url = re.compile(r"/zh-hans/rated/[A-Za-z0-9_-]+/$")
+    for page in pages:
+        expect(page).to_have_url(game_url, timeout=15_000)
+    assert pages[0].url == pages[1].url
+    for page in pages:
+        expect(page.locator('.table[data-synced="true"]')).to_be_attached()
+        expect(page.locator('[data-testid="clock"] [data-seconds]')).to_be_visible()
+        expect(page.locator("#hand button[data-card]")).to_have_count(13)
+    # Whoever leads plays the first legal move with the mouse.
+    leader = next(p for p in pages if p.locator("#hand").get_attribute("data-your-turn") == "true")
+    other = pages[1 - pages.index(leader)]
+    legal = json.loads(leader.locator("#hand").get_attribute("data-legal") or "[]")
+    for code in legal[0]["cards"]:
+        leader.locator(f'#hand button[data-card="{code}"]').click()
+    leader.locator('[data-action="play"]').click()
+    expect(other.locator("#hand")).to_have_attribute("data-your-turn", "true")
+    expect(other.locator('[data-testid="field"] [data-card]').first).to_be_visible()
+    other.locator('[data-action="resign"]').click()
+    expect(leader.locator('[data-testid="rated-result"]')).to_contain_text("你赢了")
+    expect(other.locator('[data-testid="rated-result"]')).to_contain_text("你输了")
+    for page in pages:
+        page.goto(f"{url}/zh-hans/accounts/profile/")
+        expect(page.locator('[data-testid="rating"]')).not_to_contain_text("1500 ±")
+        page.locator('[data-testid="recent-games"] a').first.click()
+        expect(page.locator('[data-testid="replay"]')).to_be_visible()
+        page.locator('[data-action="replay-next"]').click()
+        page.keyboard.press("ArrowRight")
+        assert page_problems(page) == []

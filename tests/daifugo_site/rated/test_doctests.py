@@ -1,0 +1,14 @@
+"""The doctests of the rating update and the rating chart."""
+
+from __future__ import annotations
+
+import doctest
+
+from daifugo_site.accounts import charts
+from daifugo_site.rated import ratings
+
+
+def test_doctests() -> None:
+    for module in (charts, ratings):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
