@@ -269,6 +269,7 @@ def test_readable_at_320_px_and_at_200_percent_zoom(
     start_game(page, daphne_server.url, "zh-hans", "4")
     assert_fits(page)
     for selector in ('[data-testid="seats"] .seat__name', "#hand button[data-card]"):
+        page.locator(selector).first.wait_for(state="visible")
         box = page.locator(selector).first.bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
     assert page_problems(page) == []
