@@ -128,7 +128,7 @@ def _next_message(page: dict[str, str], rng: random.Random) -> dict[str, str] | 
         }
         for m in legal
     ]
-    if not re.search(r'data-action="pass" disabled', hand):
+    if not re.search(r'data-action="pass"[^>]*\sdisabled', hand):
         options.append({"action": "pass"})
     return dict(rng.choice(options), v=v)
 
@@ -258,6 +258,9 @@ def main(argv: list[str] | None = None) -> int:
             # The site's own budget (settings.base), not the tests' small one.
             "PLAY_COMPUTER_PLAYOUTS": os.environ.get("PLAY_COMPUTER_PLAYOUTS", "600"),
             "PLAY_COMPUTER_BUDGET_MS": os.environ.get("PLAY_COMPUTER_BUDGET_MS", "300"),
+            # Every simulated visitor connects from 127.0.0.1: the per-address socket cap
+            # (sized for one household) would refuse all but the first few dozen.
+            "LIMIT_SOCKETS_PER_IP": str(2 * args.clients + 10),
         }
         pairs = _prepare(env, args.clients, args.delay_ms, args.seed, args.levels)
         ports = []
