@@ -28,7 +28,9 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 
@@ -38,6 +40,52 @@ def _free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
         return port
+
+
+def _tree_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by ``pid`` and its live descendants."""
+    ticks, todo, seen = 0, [pid], set()
+    while todo:
+        p = todo.pop()
+        if p in seen:
+            continue
+        seen.add(p)
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])
+            for task in os.listdir(f"/proc/{p}/task"):
+                todo += [
+                    int(c) for c in Path(f"/proc/{p}/task/{task}/children").read_text().split()
+                ]
+        except (OSError, IndexError, ValueError):
+            continue
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_probe(stack: Any) -> Callable[[], dict[str, float]]:
+    """CPU seconds so far of each kind of process the bench started: web workers, computer
+    workers (with their search pools), Redis, PostgreSQL (server and backends), the bench's
+    own clients. Linux /proc; a kind that cannot be read counts 0."""
+    import resource
+
+    def probe() -> dict[str, float]:
+        found = {
+            "web": sum(_tree_cpu(proc.pid) for proc in stack.web.values()),
+            "computers": sum(_tree_cpu(proc.pid) for proc in stack.computers),
+            "redis": sum(
+                _tree_cpu(proc.pid)
+                for proc in stack.procs
+                if isinstance(proc.args, list) and proc.args[:1] == ["redis-server"]
+            ),
+            "postgres": 0.0,
+            "clients": sum(resource.getrusage(resource.RUSAGE_SELF)[:2]),
+        }
+        pid_file = getattr(stack, "pg_dir", None)
+        if pid_file is not None and (pid_file / "postmaster.pid").exists():
+            found["postgres"] = _tree_cpu(int((pid_file / "postmaster.pid").read_text().split()[0]))
+        return found
+
+    return probe
 
 
 def _levels(kind: str, i: int) -> list[str]:
@@ -143,6 +191,8 @@ async def _client(
     try:
         async with websockets.connect(url, additional_headers=headers, open_timeout=30) as ws:
             waiting: tuple[int, float] | None = None
+            first: int | None = None
+            version = -1
             while time.monotonic() < deadline:
                 left = max(0.1, deadline - time.monotonic())
                 try:
@@ -158,6 +208,8 @@ async def _client(
                 _merge(page, text)
                 found = VERSION.search(page.get("table-version", ""))
                 version = int(found.group(1)) if found else -1
+                if first is None and time.monotonic() >= warm_until and version >= 0:
+                    first = version
                 if waiting is not None and version >= waiting[0]:
                     if time.monotonic() >= warm_until:
                         stats["rtt"].append(time.perf_counter() - waiting[1])
@@ -173,17 +225,35 @@ async def _client(
                 waiting = (version + 1, time.perf_counter())
                 stats["moves"] += 1
                 await ws.send(json.dumps(message))
+            if first is not None:
+                stats["versions"] += version - first
     except Exception as exc:  # noqa: BLE001 - a benchmark counts failures, it doesn't stop
         stats["errors"].append(type(exc).__name__)
 
 
 async def _run_clients(
-    ports: list[int], pairs: list[tuple[str, str]], seconds: float, seed: int, warmup: float
+    ports: list[int],
+    pairs: list[tuple[str, str]],
+    seconds: float,
+    seed: int,
+    warmup: float,
+    probe: Callable[[], dict[str, float]] | None = None,
 ) -> dict:
-    stats: dict = {"rtt": [], "errors": [], "moves": 0, "games": 0}
+    stats: dict = {"rtt": [], "errors": [], "moves": 0, "games": 0, "versions": 0, "cpu": {}}
     # Round trips are counted once every client has connected and its game has started.
     warm_until = time.monotonic() + warmup
     deadline = warm_until + seconds
+
+    async def measure_cpu() -> None:
+        if probe is None:
+            return
+        await asyncio.sleep(max(0.0, warm_until - time.monotonic()))
+        before = probe()
+        await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+        after = probe()
+        stats["cpu"] = {kind: after[kind] - before[kind] for kind in after}
+
+    cpu_task = asyncio.create_task(measure_cpu())
     rng = random.Random(seed)
     tasks = [
         _client(
@@ -197,6 +267,7 @@ async def _run_clients(
         for i, (gid, key) in enumerate(pairs)
     ]
     await asyncio.gather(*tasks)
+    await cpu_task
     return stats
 
 
@@ -281,7 +352,11 @@ def main(argv: list[str] | None = None) -> int:
             from .localservices import wait_for_port
 
             wait_for_port(port, proc=stack.web[port])
-        stats = asyncio.run(_run_clients(ports, pairs, args.seconds, args.seed, args.warmup))
+        stats = asyncio.run(
+            _run_clients(
+                ports, pairs, args.seconds, args.seed, args.warmup, probe=_cpu_probe(stack)
+            )
+        )
         if stats["errors"]:
             print(stack.log_text(3000), file=sys.stderr)
         computer: dict[str, list[float]] = {}
@@ -311,6 +386,17 @@ def main(argv: list[str] | None = None) -> int:
             f"advanced computer ms p50 {statistics.median(advanced):.1f} "
             f"p95 {_percentile(advanced, 0.95):.1f} (n={len(advanced)})"
         )
+    moves = stats["versions"]
+    if stats["cpu"] and moves:
+        # What a move costs the machine, whoever runs where: the sizing figure (README).
+        cpu = stats["cpu"]
+        print(f"table moves measured {moves} ({moves / args.seconds:.0f}/s)")
+        print(
+            "cpu ms per move "
+            + ", ".join(f"{kind} {1000 * sec / moves:.2f}" for kind, sec in cpu.items())
+            + f"; total {1000 * sum(cpu.values()) / moves:.2f}"
+        )
+        print(f"cpu busy {sum(cpu.values()) / args.seconds:.2f} cores of {os.cpu_count()}")
     print(f"errors {len(stats['errors'])}")
     if stats["errors"]:
         print("error kinds " + ", ".join(sorted(set(stats["errors"]))))

@@ -56,11 +56,11 @@ from datetime import timedelta
 from typing import Any, Protocol
 
 from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils import timezone
 
+from daifugo_site import asyncdb
 from rules_engine import Action
 from rules_engine.ai import Budget
 
@@ -416,18 +416,16 @@ async def _drive(game_id: str, version: int | None) -> None:
     while True:
         loaded = services.cached(game_id, version) if version is not None else None
         if loaded is None:
-            loaded = await database_sync_to_async(services.current)(game_id, version)
+            loaded = await asyncdb.call(services.current, game_id, version)
         if loaded is None:
             return
         game, match = loaded
         if services.needs_database(game):
-            seats = await database_sync_to_async(services.computers_to_act)(game, match)
+            seats = await asyncdb.call(services.computers_to_act, game, match)
         else:
             seats = services.computers_to_act(game, match)
         if not seats:
-            if match.round.over and await database_sync_to_async(services.computer_moves_on)(
-                game, match
-            ):
+            if match.round.over and await asyncdb.call(services.computer_moves_on, game, match):
                 outcome = await services.submit(
                     game_id, Action.next_round(), by_computer=True, expected_version=game.version
                 )
@@ -504,12 +502,17 @@ def mode() -> str:
     return str(settings.PLAY_COMPUTERS)
 
 
-def request_turn(game_id: str, version: int | None = None) -> None:
-    """Make sure the game's computer seats get played (call on the event loop)."""
+def request_turn(
+    game_id: str, version: int | None = None, news: dict[str, Any] | None = None
+) -> None:
+    """Make sure the game's computer seats get played (call on the event loop); ``news``
+    of ``version`` lets a computer worker advance its copy without a read."""
     if mode() == "workers":
         # The computer workers sweep (manage.py computers); web workers only post turns.
         layer = get_channel_layer()
-        message = {"type": "computer.turn", "game": game_id, "version": version}
+        message: dict[str, Any] = {"type": "computer.turn", "game": game_id, "version": version}
+        if news is not None and version is not None:
+            message["news"] = news
         task = asyncio.get_running_loop().create_task(layer.send(CHANNEL, message))
         _BACKGROUND.add(task)
         task.add_done_callback(_BACKGROUND.discard)

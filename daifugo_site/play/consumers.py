@@ -26,11 +26,10 @@ import logging
 import time
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from daifugo_site import limits
+from daifugo_site import asyncdb, limits
 from rules_engine import Action, CardError, format_cards, parse_cards
 
 from . import services
@@ -69,7 +68,7 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
         if refusal is not None:
             await self.refuse(refusal)
             return
-        game = await database_sync_to_async(services.get_game)(self.game_id)
+        game = await asyncdb.call(services.get_game, self.game_id)
         if game is None:
             await self.close(code=CLOSE_NO_GAME)
             return
@@ -180,7 +179,11 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
         )
         if not outcome.accepted:
             await self.send_error(outcome.reason)
-        # Accepted: the group broadcast brings the new table to this page too.
+        elif self.table is None:
+            # The mover's page shows its move at once, from this process's copy, rather
+            # than after a round trip through the channel layer behind every other
+            # game's messages; the group broadcast then finds nothing new to send here.
+            await self.send_table(outcome.version)
 
     def parse_action(self, content: dict[str, Any]) -> tuple[Action, int] | str:
         """The action a message asks for and the version it answers, or the reason it
@@ -214,6 +217,17 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
     async def game_update(self, event: dict[str, Any]) -> None:
         version = event.get("version")
         version = version if isinstance(version, int) else None
+        news = event.get("news")
+        if version is not None and isinstance(news, dict):
+            services.learn(self.game_id, version, news)
+        if (
+            self.table is None
+            and version is not None
+            and version > 0
+            and self.sent_version is not None
+            and version <= self.sent_version
+        ):
+            return  # this page already shows that version (or a later one)
         if self.table is not None:
             from daifugo_site.rooms import socket
 
@@ -242,7 +256,7 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
         token = session.get(services.PLAYER_TOKEN_KEY) if session is not None else None
         if not token:
             return  # a page without a player token was, and stays, a viewer's
-        game = await database_sync_to_async(services.get_game)(self.game_id)
+        game = await asyncdb.call(services.get_game, self.game_id)
         if game is None:
             return
         is_owner = token == game.owner
@@ -263,8 +277,8 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
         seat = self.human_seat if self.table is not None and self.is_owner else None
         rendered = render_table(*args, sent_version=self.sent_version, cache_only=True, seat=seat)
         if rendered is None:
-            rendered = await database_sync_to_async(render_table)(
-                *args, sent_version=self.sent_version, seat=seat
+            rendered = await asyncdb.call(
+                render_table, *args, sent_version=self.sent_version, seat=seat
             )
         if rendered is not None:
             html, self.sent, self.sent_version = rendered

@@ -193,6 +193,25 @@ class TableView:
     def legal_json(self) -> str:
         return json.dumps(self.legal)
 
+    @property
+    def hand_items(self) -> list[HandCard]:
+        """The hand in order, each card with its shortcut key and whether it is shaded
+        (the player's turn and no legal play uses it)."""
+        from daifugo_site.ui.templatetags.table import card_key
+
+        dim = self.your_turn
+        return [
+            HandCard(code, card_key(i), dim and code not in self.playable_codes)
+            for i, code in enumerate(self.hand_codes)
+        ]
+
+
+@dataclass(frozen=True)
+class HandCard:
+    code: str
+    key: str
+    dim: bool
+
 
 def table_view(game: Game, match: Match, *, is_owner: bool, seat: int | None = None) -> TableView:
     """The view of ``game`` for its owner (hand included) or for a viewer (public only).

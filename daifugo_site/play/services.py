@@ -12,14 +12,15 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from daifugo_site import asyncdb
 from rules_engine import Action, Match, Refusal, RuleSet
 from rules_engine.state import EXCHANGE
 
@@ -79,6 +80,58 @@ def _remember(game: Game, match: Match) -> None:
         _CACHE.move_to_end(game.id)
         while len(_CACHE) > _CACHE_SIZE:
             _CACHE.popitem(last=False)
+
+
+def learn(game_id: str, version: int, news: dict[str, Any] | None) -> None:
+    """Bring this process's cached copy to ``version`` from a broadcast's ``news`` (the
+    action committed as that version and its write time), without reading the database.
+
+    Only from the version just before (the log is append-only and each version has one
+    action, so copy + action is exactly the stored row); anything else is left to the
+    read-through. The play bench spent one database read and a replay per page per
+    pushed move on this before (issue 12)."""
+    if not news:
+        return
+    data, updated = news.get("action"), news.get("updated")
+    if not isinstance(data, dict) or not isinstance(updated, str):
+        return
+    with _CACHE_LOCK:
+        found = _CACHE.get(game_id)
+    if found is None or found[0].version != version - 1:
+        return
+    game, match = found
+    try:
+        out = match.apply(Action.from_json(data))
+        when = datetime.fromisoformat(updated)
+    except (KeyError, TypeError, ValueError):
+        log.warning("unreadable broadcast for game %s version %s", game_id, version)
+        return
+    if isinstance(out, Refusal):
+        # Cannot happen for a committed action; the next read goes to the database.
+        log.error("broadcast action of game %s refused here: %s", game_id, out.reason)
+        return
+    _remember(_successor(game, data, out, when), out)
+
+
+def _successor(game: Game, data: dict[str, Any], out: Match, updated: datetime) -> Game:
+    """The row ``game`` becomes once ``data`` (giving ``out``) is appended: the fields
+    :func:`apply_action` writes, and only those."""
+    new = Game(**{f.attname: getattr(game, f.attname) for f in Game._meta.concrete_fields})
+    new.actions = [*game.actions, data]
+    new.version = game.version + 1
+    new.scores = list(out.scores)
+    new.status = Game.Status.FINISHED if out.over else Game.Status.PLAYING
+    new.updated = updated
+    return new
+
+
+def news_of(game_id: str, version: int) -> dict[str, Any] | None:
+    """What a broadcast of ``version`` tells other processes (see :func:`learn`)."""
+    found = cached(game_id, version)
+    if found is None or found[0].version != version or not found[0].actions:
+        return None
+    game = found[0]
+    return {"action": game.actions[-1], "updated": game.updated.isoformat()}
 
 
 def cached(game_id: str, min_version: int) -> tuple[Game, Match] | None:
@@ -206,12 +259,7 @@ def apply_action(
     out = match.apply(action)
     if isinstance(out, Refusal):
         return Outcome(False, out.reason, game.version)
-    new = Game(**{f.attname: getattr(game, f.attname) for f in Game._meta.concrete_fields})
-    new.actions = [*game.actions, action.to_json()]
-    new.version = game.version + 1
-    new.scores = list(out.scores)
-    new.status = Game.Status.FINISHED if out.over else Game.Status.PLAYING
-    new.updated = timezone.now()
+    new = _successor(game, action.to_json(), out, timezone.now())
     # One UPDATE ... WHERE version = old: it fails when anyone else appended first.
     with transaction.atomic():
         # status: a game ended without a move (a rated game's resignation) takes no more.
@@ -241,10 +289,15 @@ def group_name(game_id: str) -> str:
 
 
 async def broadcast(game_id: str, version: int) -> None:
-    """Tell every open page of the game to render the new state (committed already)."""
+    """Tell every open page of the game to render the new state (committed already),
+    with the action that made it so each process can advance its copy (:func:`learn`)."""
     layer = get_channel_layer()
     if layer is not None:
-        await layer.group_send(group_name(game_id), {"type": "game.update", "version": version})
+        message: dict[str, Any] = {"type": "game.update", "version": version}
+        news = news_of(game_id, version) if version > 0 else None
+        if news is not None:
+            message["news"] = news
+        await layer.group_send(group_name(game_id), message)
 
 
 async def submit(
@@ -256,13 +309,18 @@ async def submit(
     player: str | None = None,
 ) -> Outcome:
     """Apply, commit, then broadcast; and let the computers answer."""
-    outcome = await database_sync_to_async(apply_action)(
-        game_id, action, by_computer=by_computer, expected_version=expected_version, player=player
+    outcome = await asyncdb.call(
+        apply_action,
+        game_id,
+        action,
+        by_computer=by_computer,
+        expected_version=expected_version,
+        player=player,
     )
     if outcome.accepted:
         await broadcast(game_id, outcome.version)
         if not by_computer:
-            ensure_driver(game_id, outcome.version)
+            ensure_driver(game_id, outcome.version, news_of(game_id, outcome.version))
         loaded = cached(game_id, outcome.version)
         if loaded is not None:
             from . import clock
@@ -357,12 +415,15 @@ def computer_action(game: Game, match: Match, seat: int) -> Action:
     return thinking.think(match.observe(seat), level, seed, computers.budget())
 
 
-def ensure_driver(game_id: str, version: int | None = None) -> None:
+def ensure_driver(
+    game_id: str, version: int | None = None, news: dict[str, Any] | None = None
+) -> None:
     """Make sure the game's computer seats are played: here (the embedded default) or by a
-    computer worker (``PLAY_COMPUTERS = "workers"``). Call on the event loop."""
+    computer worker (``PLAY_COMPUTERS = "workers"``), told ``news`` of ``version``
+    (:func:`learn`). Call on the event loop."""
     from . import computers
 
-    computers.request_turn(game_id, version)
+    computers.request_turn(game_id, version, news)
 
 
 # -- sessions -----------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from typing import Any
 
 from channels.consumer import AsyncConsumer
 
-from . import computers
+from . import computers, services
 
 
 class ComputersConsumer(AsyncConsumer):  # type: ignore[misc]
@@ -22,6 +22,9 @@ class ComputersConsumer(AsyncConsumer):  # type: ignore[misc]
         version = message.get("version")
         if not isinstance(game_id, str) or len(game_id) > 32:
             return
+        news = message.get("news")
+        if isinstance(version, int) and isinstance(news, dict):
+            services.learn(game_id, version, news)
         computers.ensure_sweeper(always=True)
         computers.start_driver(game_id, version if isinstance(version, int) else None)
 

@@ -231,3 +231,42 @@ def test_a_cached_copy_never_answers_a_read_without_a_version() -> None:
     assert services.current(game.id)[0].version == 1  # type: ignore[index]
     # ...and a named older version is served from the cache only as that version's state.
     assert services.cached(game.id, 2) is None
+
+
+def test_a_broadcast_brings_another_process_copy_to_the_stored_row() -> None:
+    """learn(): another process's copy, one version behind, advanced by the broadcast's
+    news, equals the row and match read back from the database."""
+    game, _ = make_game(seed=HUMAN_LEADS)
+    before = services.current(game.id)
+    assert before is not None
+    outcome = services.apply_action(game.id, lead_action(game), by_computer=False)
+    news = services.news_of(game.id, outcome.version)
+    assert news is not None and news["action"] == Game.objects.get(pk=game.id).actions[-1]
+    # The other process: it still holds version 0.
+    services._CACHE.clear()
+    services._remember(*before)
+    services.learn(game.id, outcome.version, news)
+    learned = services.cached(game.id, outcome.version)
+    assert learned is not None
+    stored = Game.objects.get(pk=game.id)
+    for name in ("actions", "version", "scores", "status", "updated", "owner", "seats"):
+        assert getattr(learned[0], name) == getattr(stored, name), name
+    assert learned[1].round == Match.from_record(stored.record()).round
+
+
+def test_news_from_elsewhere_than_the_version_before_is_ignored() -> None:
+    game, _ = make_game(seed=HUMAN_LEADS)
+    services.current(game.id)
+    outcome = services.apply_action(game.id, lead_action(game), by_computer=False)
+    news = services.news_of(game.id, outcome.version)
+    assert news is not None
+    services._CACHE.clear()
+    services.learn(game.id, outcome.version, news)  # nothing cached: nothing learned
+    assert services.cached(game.id, 0) is None
+    services.current(game.id)  # version 1 now cached
+    services.learn(game.id, 5, news)  # a gap: ignored
+    services.learn(game.id, 2, {"action": {"kind": "bogus"}, "updated": "x"})  # unreadable
+    services.learn(game.id, 2, {"action": news["action"], "updated": news["updated"]})
+    found = services.cached(game.id, 0)
+    # Replaying the lead again is refused by the engine: the copy stays at version 1.
+    assert found is not None and found[0].version == 1

@@ -165,3 +165,25 @@ async def test_two_pages_of_one_game_see_the_same_state(game_factory) -> None:
     assert any(suit in b.raw for suit in ("スペード", "ハート", "ダイヤ", "クラブ"))
     await first.close()
     await second.close()
+
+
+async def test_the_movers_page_shows_its_move_once_and_at_once(game_factory) -> None:
+    """The page that moved is sent the new table straight from the move (not after the
+    channel layer's round trip), and the group broadcast of that version sends nothing
+    more to it; another page of the game gets it from the broadcast."""
+    game, key = await game_factory(seed=0)  # seed 0: the human holds the diamond 3, leads
+    await database_sync_to_async(Game.objects.filter(pk=game.id).update)(delay_ms=60_000)
+    mover = PlayClient(game.id, key)
+    watcher = PlayClient(game.id, key, lang="ja")
+    t = await mover.connect()
+    await watcher.connect()
+    assert t.your_turn
+    await mover.send(first_play(t))
+    pushed = await mover.receive()
+    assert pushed.version == t.version + 1
+    # The computers now wait a minute before answering: nothing else may come.
+    assert await mover.communicator.receive_nothing(timeout=0.5)
+    seen = await watcher.until(lambda x: x.version is not None and x.version >= t.version + 1)
+    assert seen.version == t.version + 1
+    await mover.close()
+    await watcher.close()
