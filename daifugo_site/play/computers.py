@@ -71,6 +71,8 @@ log = logging.getLogger(__name__)
 
 #: The channel the computer workers listen on (``manage.py runworker computers``).
 CHANNEL = "computers"
+#: The channel layer alias of work queues (settings/_env.py): a turn goes to one worker.
+TASKS = "tasks"
 
 
 # -- the pool: bounded, round-robin over sessions ------------------------------------------
@@ -509,7 +511,7 @@ def request_turn(
     of ``version`` lets a computer worker advance its copy without a read."""
     if mode() == "workers":
         # The computer workers sweep (manage.py computers); web workers only post turns.
-        layer = get_channel_layer()
+        layer = get_channel_layer(TASKS)
         message: dict[str, Any] = {"type": "computer.turn", "game": game_id, "version": version}
         if news is not None and version is not None:
             message["news"] = news
@@ -590,7 +592,7 @@ async def sweep_once() -> int:
         if await leases().held(game_id):
             continue
         if mode() == "workers":
-            await get_channel_layer().send(
+            await get_channel_layer(TASKS).send(
                 CHANNEL, {"type": "computer.turn", "game": game_id, "version": version}
             )
         else:

@@ -78,7 +78,7 @@ def seed_of(game_id: str, index: int) -> str:
 def request_review(review_id: int) -> None:
     """Make sure the review's job runs somewhere (call on the event loop)."""
     if computers.mode() == "workers":
-        layer = get_channel_layer()
+        layer = get_channel_layer(computers.TASKS)
         task = asyncio.get_running_loop().create_task(
             layer.send(computers.CHANNEL, {"type": "review.start", "review": review_id})
         )

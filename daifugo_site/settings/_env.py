@@ -76,22 +76,33 @@ def database_from_url(url: str) -> dict[str, Any]:
 
 
 def channel_layers(redis_url: str | None) -> dict[str, Any]:
-    """CHANNEL_LAYERS: Redis when REDIS_URL is set, else in-process memory.
+    """CHANNEL_LAYERS: Redis when REDIS_URL is set, else in-process memory; ``default`` for
+    pages, ``tasks`` for work queues (:data:`daifugo_site.play.computers.TASKS`).
 
     The in-memory layer only reaches consumers in the same process: fine for one daphne,
     wrong for several workers, which is what REDIS_URL is for.
     """
     if redis_url:
+        # redis-py 6+ times reads out after 5 s by default, exactly the 5 s channels-redis
+        # blocks in BZPOPMIN waiting for a message: an idle worker then died with "Timeout
+        # reading". Reads may block longer than that.
+        hosts = [{"address": redis_url, "socket_timeout": 30}]
         return {
+            # Pages (consumers, groups): pub/sub, one PUBLISH per group send
+            # (daifugo_site/channel_layers.py says why).
             "default": {
+                "BACKEND": "daifugo_site.channel_layers.BoundedPubSubChannelLayer",
+                "CONFIG": {"hosts": hosts},
+            },
+            # Work queues: each message to exactly one of the workers listening (the
+            # computer workers' "computers" channel), kept while none is listening.
+            "tasks": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
-                # redis-py 6+ times reads out after 5 s by default, exactly the 5 s
-                # channels-redis blocks in BZPOPMIN waiting for a message: an idle worker
-                # then dies with "Timeout reading". Reads may block longer than that.
-                "CONFIG": {"hosts": [{"address": redis_url, "socket_timeout": 30}]},
-            }
+                "CONFIG": {"hosts": hosts},
+            },
         }
-    return {"default": {"BACKEND": "daifugo_site.channel_layers.SweepingInMemoryChannelLayer"}}
+    memory = {"BACKEND": "daifugo_site.channel_layers.SweepingInMemoryChannelLayer"}
+    return {"default": memory, "tasks": dict(memory)}
 
 
 def admin_path(env_value: str | None, secret_key: str, *, derive: bool) -> str:

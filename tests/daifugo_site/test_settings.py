@@ -100,8 +100,12 @@ def test_channel_layers() -> None:
     from django.utils.module_loading import import_string
 
     assert issubclass(import_string(backend), InMemoryChannelLayer)
-    redis = channel_layers("redis://127.0.0.1:6379/0")["default"]
-    assert redis == {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [{"address": "redis://127.0.0.1:6379/0", "socket_timeout": 30}]},
+    assert channel_layers(None)["tasks"]["BACKEND"] == backend
+    redis = channel_layers("redis://127.0.0.1:6379/0")
+    hosts = {"hosts": [{"address": "redis://127.0.0.1:6379/0", "socket_timeout": 30}]}
+    # Pages on pub/sub; the work queue (one worker per turn) on the list-based layer.
+    assert redis["default"] == {
+        "BACKEND": "daifugo_site.channel_layers.BoundedPubSubChannelLayer",
+        "CONFIG": hosts,
     }
+    assert redis["tasks"] == {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": hosts}

@@ -32,7 +32,9 @@ class Command(RunWorker):  # type: ignore[misc]
     worker_class = ComputerWorker
 
     def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("--layer", default="default", help="channel layer alias")
+        parser.add_argument(
+            "--layer", default=computers.TASKS, help="channel layer alias (work queues)"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if not settings.PLAY_LEASE_REDIS_URL:
