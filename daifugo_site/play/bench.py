@@ -159,11 +159,11 @@ def _next_message(page: dict[str, str], rng: random.Random) -> dict[str, str] | 
         return None
     v = version.group(1)
     if 'data-testid="round-result"' in page.get("results", ""):
-        return {"action": "next"}
+        return {"action": "next", "v": v}
     owe = OWE.search(hand)
     if owe and int(owe.group(1)):
         codes = re.findall(r'data-card="([A-Z0-9]{2})"', hand)
-        return {"action": "give", "cards": " ".join(codes[: int(owe.group(1))])}
+        return {"action": "give", "cards": " ".join(codes[: int(owe.group(1))]), "v": v}
     if 'data-your-turn="true"' not in hand:
         return None
     legal_attr = LEGAL.search(hand)
