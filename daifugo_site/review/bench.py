@@ -110,13 +110,13 @@ def time_match(rounds: int, seed: int, worlds: int) -> dict[str, Any]:
         }
 
 
-def _pair(args: tuple[Any, Any, str, int, int]) -> tuple[str, str, float]:
+def _pair(args: tuple[Any, Any, Any, str, int, int]) -> tuple[str, str, float]:
     from daifugo_site.review import analysis
 
-    obs, action, seed, worlds, factor = args
-    short = analysis.review_decision(obs, action, seed, analysis.Budget(worlds=worlds))
+    obs, action, pending, seed, worlds, factor = args
+    short = analysis.review_decision(obs, action, seed, analysis.Budget(worlds=worlds), pending)
     long = analysis.review_decision(
-        obs, action, f"long:{seed}", analysis.Budget(worlds=worlds * factor)
+        obs, action, f"long:{seed}", analysis.Budget(worlds=worlds * factor, settle=False), pending
     )
     # What the longer search thinks the review's choice costs (same candidates, so the
     # long search has a figure for it).
@@ -128,12 +128,13 @@ def agree(decisions: int, factor: int, jobs: int, worlds: int, seed: int) -> dic
     from daifugo_site.review import analysis
 
     rng = random.Random(seed)
-    pool: list[tuple[Any, Any, str, int, int]] = []
+    pool: list[tuple[Any, Any, Any, str, int, int]] = []
     match_seed = seed * 1000
     while len(pool) < decisions * 3:
         m = _match(match_seed, 3)
         for d in analysis.decisions(m.to_record(), 0):
-            pool.append((d.obs, d.action, f"agree:{match_seed}:{d.index}", worlds, factor))
+            tag = f"agree:{match_seed}:{d.index}"
+            pool.append((d.obs, d.action, d.pending, tag, worlds, factor))
         match_seed += 1
     sample = rng.sample(pool, decisions)
     started = time.monotonic()

@@ -167,6 +167,7 @@ async def run(review_id: int) -> None:
                     decision.action,
                     seed_of(review.game_id, decision.index),
                     budget,
+                    decision.pending,
                 )
             except asyncio.CancelledError:
                 raise
