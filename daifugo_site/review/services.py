@@ -182,14 +182,29 @@ async def run(review_id: int) -> None:
             items.append(result)
             done = len(items) >= len(found)
             await database_sync_to_async(_store)(review_id, items, done, time.monotonic() - started)
+            await push(review_id, len(items), len(found), done)
         if not found:
             await database_sync_to_async(_store)(review_id, items, True, 0.0)
+            await push(review_id, 0, 0, True)
     finally:
         keeper.cancel()
         try:
             await computers.leases().release(name, token)
         except Exception:  # noqa: BLE001 - it expires by itself
             log.exception("could not release the lease %s", name)
+
+
+async def push(review_id: int, done: int, total: int, finished: bool) -> None:
+    """Tell the review's open pages (any process: the channel layer) how far it is."""
+    from .consumers import group_name, progress_message
+
+    status = Review.Status.DONE if finished else Review.Status.RUNNING
+    try:
+        await get_channel_layer().group_send(
+            group_name(review_id), progress_message(done, total, status)
+        )
+    except Exception:  # noqa: BLE001 - a lost push: the page's slow poll catches up
+        log.exception("could not push the progress of review %s", review_id)
 
 
 # -- hints ---------------------------------------------------------------------------------

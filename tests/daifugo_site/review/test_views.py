@@ -215,7 +215,7 @@ def test_progress_is_polled_until_done_and_a_lost_job_is_asked_again(
     asked: list[int] = []
     monkeypatch.setattr(services, "request_review", asked.append)
     html = client.get(f"/ja/review/game/{game.id}/progress/").content.decode()
-    assert 'hx-trigger="every 1s"' in html and "<progress" in html and "4 件中 0 件" in html
+    assert 'hx-trigger="every 5s"' in html and "<progress" in html and "4 件中 0 件" in html
     assert asked == [review.pk]  # nobody held its lease: the poll restarts the job
     review.status = Review.Status.DONE
     review.save()
@@ -245,3 +245,57 @@ def test_the_pushed_hand_with_the_hint_button_reads_no_database(
         rendered = render_table(game.id, "zh-hans", True, game.version, None, cache_only=True)
     assert rendered is not None and 'data-action="hint"' in rendered[0]
     assert len(queries) == 0
+
+
+@pytest.mark.django_db
+def test_room_players_review_their_own_seat_and_get_no_hints(owner: tuple[Client, str]) -> None:
+    from daifugo_site.play.services import PLAYER_TOKEN_KEY
+    from daifugo_site.review.sources import for_viewer
+
+    _client, token = owner
+    game = scripted_game(token)
+    game.seats = [
+        {"kind": "human", "player": "alice-token"},
+        {"kind": "human", "player": "bob-token"},
+        {"kind": "computer", "level": "intermediate"},
+        {"kind": "computer", "level": "intermediate"},
+    ]
+    game.save()
+    bob = for_viewer(game.id, {PLAYER_TOKEN_KEY: "bob-token"})
+    assert bob is not None and bob.seat == 1 and not bob.practice and bob.finished
+    assert for_viewer(game.id, {PLAYER_TOKEN_KEY: token}) is None  # the creator's token
+    assert for_viewer(game.id, {PLAYER_TOKEN_KEY: "carol-token"}) is None
+    with pytest.raises(services.HintRefused) as refused:
+        import asyncio
+
+        asyncio.run(services.hint(bob))
+    assert refused.value.reason == "not_practice"
+
+
+@pytest.mark.django_db
+def test_a_rated_game_is_reviewed_by_its_two_players_only_after_its_end(
+    owner: tuple[Client, str],
+) -> None:
+    from django.contrib.auth import get_user_model
+
+    from daifugo_site.rated.models import RatedGame
+    from daifugo_site.review.sources import for_viewer
+
+    _client, token = owner
+    game = scripted_game(token)
+    users = get_user_model().objects
+    one = users.create_user("one", "one@example.com", "pw-123456789")
+    two = users.create_user("two", "two@example.com", "pw-123456789")
+    other = users.create_user("three", "three@example.com", "pw-123456789")
+    rated = RatedGame.objects.create(game=game, seat0=one, seat1=two)
+    first = for_viewer(game.id, {}, one)
+    second = for_viewer(game.id, {}, two)
+    assert first is not None and first.seat == 0 and not first.practice
+    assert second is not None and second.seat == 1
+    assert not first.finished  # still being played: no review yet
+    assert for_viewer(game.id, {}, other) is None
+    assert for_viewer(game.id, {"player": token}, None) is None  # the game row's owner
+    rated.status = RatedGame.Status.FINISHED
+    rated.save()
+    again = for_viewer(game.id, {}, two)
+    assert again is not None and again.finished
