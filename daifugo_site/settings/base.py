@@ -382,6 +382,9 @@ REVIEW_WORLDS = int(os.environ.get("REVIEW_WORLDS", "120"))
 REVIEW_HINT_WORLDS = int(os.environ.get("REVIEW_HINT_WORLDS", "60"))
 # Reviews running at once in one process (each takes pool slots of its own owner).
 REVIEW_MAX_JOBS = 64
+# Decisions of one review searched at once: the second only while a pool process is idle
+# and nothing else waits for it (a free core shortens a review; a busy one is not taken).
+REVIEW_PARALLEL = max(1, int(os.environ.get("REVIEW_PARALLEL", "2")))
 
 # Rooms (daifugo_site/rooms): a room nobody has touched (nor played in) for this many hours
 # is closed; its games stay readable. A round's result stays on screen this long before the

@@ -299,3 +299,44 @@ def test_a_rated_game_is_reviewed_by_its_two_players_only_after_its_end(
     rated.save()
     again = for_viewer(game.id, {}, two)
     assert again is not None and again.finished
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_free_pool_process_takes_a_second_decision_and_items_stay_in_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from daifugo_site.play import computers
+    from daifugo_site.review import analysis
+
+    _client, token = await sync_to_async(owner_client)()
+    game = await sync_to_async(scripted_game)(token)
+    source = await sync_to_async(_source)(game.id, token)
+    review = await sync_to_async(services.review_for)(source)
+    running, most = [0], [0]
+    lock = threading.Lock()
+
+    def fake(obs, action, seed, budget, pending):  # type: ignore[no-untyped-def]
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.01)
+        with lock:
+            running[0] -= 1
+        return {"made": seed, "best": seed, "cost": 0.0, "mistake": False}
+
+    for size, expected in ((2, 2), (1, 1)):
+        pool = computers.FairPool(size, 1, executor=lambda: ThreadPoolExecutor(2))
+        monkeypatch.setattr(computers, "pool", lambda pool=pool: pool)
+        monkeypatch.setattr(analysis, "review_decision", fake)
+        await Review.objects.filter(pk=review.pk).aupdate(items=[], status="running")
+        most[0] = 0
+        await services.run(review.pk)
+        pool.shutdown()
+        done = await Review.objects.aget(pk=review.pk)
+        assert done.status == Review.Status.DONE and most[0] == expected
+        indices = [it["i"] for it in done.items]
+        assert indices == sorted(indices) and len(indices) == done.total
