@@ -173,10 +173,13 @@ LOOK_EVERY = 12
 #: leader, on the same worlds, is played out no further: it cannot become the best.
 DROP_Z = 3.0
 DROP_MARGIN = 0.05
-#: The verdict is settled early when the move made is a mistake by this many standard
-#: errors above MISTAKE_MIN_COST, or when no candidate can be MISTAKE_MIN_COST better
-#: than it within this many standard errors.
+#: The verdict is settled early when no candidate can be MISTAKE_MIN_COST better than the
+#: move made within SETTLE_Z standard errors; or, from BAD_LOOK worlds on (the best of
+#: several noisy means is biased upwards, and a standard error of few worlds is itself
+#: noisy), when the move made is a mistake by BAD_Z standard errors above MISTAKE_MIN_COST.
 SETTLE_Z = 2.0
+BAD_LOOK = 48
+BAD_Z = 3.0
 
 
 def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
@@ -219,7 +222,9 @@ def compare(
 
     >>> cmp = compare(2, 1, lambda j, c: float(c == 0) * 2.0, 120)
     >>> cmp.best, cmp.cost, cmp.worlds
-    (0, 2.0, 24)
+    (0, 2.0, 48)
+    >>> compare(2, 1, lambda j, c: 1.0, 120).worlds
+    24
     """
     values: list[list[float]] = [[] for _ in range(k)]
     active = list(range(k))
@@ -240,7 +245,7 @@ def compare(
             if gap > DROP_MARGIN and gap > DROP_Z * se:
                 active.remove(c)
         cost, se = _paired(values[leader], values[made])
-        clearly_bad = cost - SETTLE_Z * se >= MISTAKE_MIN_COST and cost > MISTAKE_Z * se
+        clearly_bad = worlds >= BAD_LOOK and cost - BAD_Z * se >= MISTAKE_MIN_COST
         clearly_fine = all(
             gain + SETTLE_Z * se_c < MISTAKE_MIN_COST
             for gain, se_c in (_paired(values[c], values[made]) for c in active if c != made)

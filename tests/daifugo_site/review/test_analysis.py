@@ -163,3 +163,20 @@ def test_a_return_is_reviewed_with_the_pending_returns() -> None:
     b = analysis.review_decision(d.obs, d.action, "t", BUDGET, d.pending)
     assert a == b and a["kind"] == "give" and a["worlds"] >= 1
     assert a["made"] in a["means"] and a["best"] in a["means"]
+
+
+def test_the_planted_early_strong_is_flagged_by_sampling_with_its_reasons() -> None:
+    from .conftest import EARLY_STRONG_INDEX, planted_early_strong
+
+    m, planted = planted_early_strong()
+    assert planted == EARLY_STRONG_INDEX
+    d = {d.index: d for d in analysis.decisions(m.to_record(), 0)}[planted]
+    result = analysis.review_decision(d.obs, d.action, "planted", analysis.Budget(worlds=120))
+    assert result["verdict"] is None  # estimated, not solved
+    assert result["mistake"] and result["cost"] >= 0.5 and result["best"] != result["made"]
+    assert "early" in [f["kind"] for f in result["facts"]]
+    # The heuristic's own move at the same place is no mistake.
+    good = analysis.review_decision(
+        d.obs, analysis.move_action(0, analysis.candidates(d.obs, 1)[0]), "planted", BUDGET
+    )
+    assert not good["mistake"]
