@@ -340,3 +340,41 @@ async def test_a_free_pool_process_takes_a_second_decision_and_items_stay_in_ord
         assert done.status == Review.Status.DONE and most[0] == expected
         indices = [it["i"] for it in done.items]
         assert indices == sorted(indices) and len(indices) == done.total
+
+
+@pytest.mark.django_db
+def test_a_done_review_is_cached_and_never_searched_again(
+    owner: tuple[Client, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client, token = owner
+    game = scripted_game(token)
+    item = {"i": 3, "round": 0, "made": "pass", "best": "pass", "mistake": False, "cost": 0.0}
+    item.update(made_mean=1.0, made_se=0.1, best_mean=1.0, best_se=0.1, worlds=24, verdict=None)
+    review = _stored_review(game, [item])
+    asked: list[int] = []
+    monkeypatch.setattr(services, "request_review", asked.append)
+    assert client.post(f"/ja/review/game/{game.id}/").status_code == 302
+    html = client.get(f"/ja/review/game/{game.id}/").content.decode()
+    assert 'data-testid="review"' in html and "ws-connect" not in html
+    progress = client.get(f"/ja/review/game/{game.id}/progress/").content.decode()
+    assert 'data-testid="review"' in progress
+    assert asked == [] and Review.objects.get() == review
+    # The job itself finds nothing to do in a done review.
+    assert services._load(review.pk) is None
+
+
+@pytest.mark.django_db
+def test_two_hints_are_counted_on_the_play_page_and_in_the_review(
+    owner: tuple[Client, str],
+) -> None:
+    client, token = owner
+    game = scripted_game(token)
+    Hint.objects.create(game=game, seat=0, version=4, result={"kind": "forced", "best": "pass"})
+    Hint.objects.create(game=game, seat=0, version=9, result={"kind": "forced", "best": "pass"})
+    Hint.objects.create(game=game, seat=1, version=9, result={})  # not the player's seat
+    _stored_review(game, [])
+    for lang, text in (("ja", "使ったヒント：2 回。"), ("zh-hans", "已用提示：2 次。")):
+        review = client.get(f"/{lang}/review/game/{game.id}/").content.decode()
+        assert text in review
+        page = client.get(f"/{lang}/play/{game.id}/").content.decode()
+        assert 'data-hints="2"' in page and text in page
