@@ -41,7 +41,7 @@ async def test_each_stored_decision_is_pushed_and_the_last_push_fetches_the_revi
     await services.push(review.pk, 3, 3, True)
     last = await ws.receive_from()
     # Done: the page fetches the finished review over HTTP (a frame stays small).
-    assert 'hx-trigger="load"' in last and 'value="100"' in last and len(last) < 4096
+    assert 'hx-trigger="load, every 5s"' in last and 'value="100"' in last and len(last) < 4096
     await ws.disconnect()
 
 
