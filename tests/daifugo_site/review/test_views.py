@@ -378,3 +378,28 @@ def test_two_hints_are_counted_on_the_play_page_and_in_the_review(
         assert text in review
         page = client.get(f"/{lang}/play/{game.id}/").content.decode()
         assert 'data-hints="2"' in page and text in page
+
+
+@pytest.mark.django_db
+def test_the_rated_players_open_their_review_page_once_the_game_is_over(
+    owner: tuple[Client, str],
+) -> None:
+    from django.contrib.auth import get_user_model
+
+    from daifugo_site.rated.models import RatedGame
+
+    _client, token = owner
+    game = scripted_game(token)
+    users = get_user_model().objects
+    one = users.create_user("one", "one@example.com", "pw-123456789")
+    two = users.create_user("two", "two@example.com", "pw-123456789")
+    rated = RatedGame.objects.create(game=game, seat0=one, seat1=two)
+    player, stranger = Client(), Client()
+    player.force_login(two)
+    url = f"/ja/review/game/{game.id}/"
+    assert 'data-action="review"' not in player.get(url).content.decode()
+    assert player.post(url).status_code == 409  # still being played
+    rated.status = RatedGame.Status.FINISHED
+    rated.save()
+    assert 'data-action="review"' in player.get(url).content.decode()
+    assert stranger.get(url).status_code == 404
