@@ -418,4 +418,16 @@ def hint_sentences(result: dict[str, Any]) -> tuple[str, list[str]]:
             _("About %(points)s points expected; no other move does clearly better.")
             % {"points": points(result.get("best_mean", 0.0))}
         )
+    # What the engine and the card count say about the suggestion itself.
+    for fact in result.get("facts", []):
+        if fact.get("kind") == "unbeatable":
+            reasons.append(
+                _("No one else can beat %(cards)s: you keep the lead.")
+                % {"cards": move_label(fact["cards"])}
+            )
+        elif fact.get("kind") == "eight_cut":
+            reasons.append(
+                _("%(cards)s is an 8-cut: the field clears and you lead again.")
+                % {"cards": move_label(fact["cards"])}
+            )
     return suggestion, reasons

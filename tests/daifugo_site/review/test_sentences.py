@@ -137,3 +137,22 @@ def test_every_fact_kind_reads_in_both_languages(lang: str) -> None:
     texts = [said(f, lang) for f in facts]
     assert len(set(texts)) == len(texts)
     assert no_english("<p>" + "</p><p>".join(texts) + "</p>")
+
+
+def test_a_hint_says_when_no_one_can_beat_its_suggestion_or_it_cuts() -> None:
+    result = {
+        "kind": "hint",
+        "best": "H2 D2",
+        "obvious": "SK CK",
+        "best_mean": 3.0,
+        "made_mean": 0.0,
+        "verdict": None,
+        "facts": [{"kind": "unbeatable", "cards": "H2 D2"}],
+    }
+    cut = {**result, "best": "S8", "facts": [{"kind": "eight_cut", "cards": "S8"}]}
+    for lang, word, cut_word in (("zh-hans", "领出", "八切"), ("ja", "親", "8切り")):
+        with translation.override(lang):
+            _suggestion, reasons = presenter.hint_sentences(result)
+            _suggestion, cut_reasons = presenter.hint_sentences(cut)
+        assert len(reasons) == 2 and word in reasons[1]
+        assert cut_word in cut_reasons[1]
