@@ -45,6 +45,18 @@ class Source:
         return self.game.record()
 
 
+#: Rated games' rows are owned by "rated:<token>" (daifugo_site/rated/services.py): the
+#: hand partial, rendered without the database, tells them apart by that.
+RATED_OWNER_PREFIX = "rated:"
+
+
+def hints_offered(game: Game) -> bool:
+    """Whether the game's pages offer the hint button: practice games only, decided from the
+    row alone (no query: the hand partial is rendered on the event loop). The hint view
+    asks :func:`for_viewer` again, which reads the rated table itself."""
+    return not (game.owner.startswith(RATED_OWNER_PREFIX) or play_services.is_table_of_people(game))
+
+
 def for_viewer(game_id: str, session: Any, user: Any = None) -> Source | None:
     """The game as this viewer (``session``'s player token, ``user`` when signed in) sees
     it, or None when they did not play in it: only a player who sat at the table may

@@ -403,3 +403,23 @@ def test_the_rated_players_open_their_review_page_once_the_game_is_over(
     rated.save()
     assert 'data-action="review"' in player.get(url).content.decode()
     assert stranger.get(url).status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_hint_button_is_offered_in_practice_games_only(owner: tuple[Client, str]) -> None:
+    from types import SimpleNamespace
+
+    from django.template.loader import render_to_string
+
+    _client, token = owner
+    game = scripted_game(token, stop=20)
+    room = scripted_game(token, stop=20)
+    room.seats = [{"kind": "human", "player": "a"}, {"kind": "human", "player": "b"}] + [
+        {"kind": "computer", "level": "intermediate"}
+    ] * 2
+    rated = scripted_game(token, stop=20)
+    rated.owner = "rated:abc"
+    for g, offered in ((game, True), (room, False), (rated, False)):
+        view = SimpleNamespace(game=g, is_owner=True, match_over=False, your_turn=True, owe=0)
+        html = render_to_string("review/_game_hint.html", {"view": view})
+        assert ('data-action="hint"' in html) is offered
