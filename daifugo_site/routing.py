@@ -12,11 +12,13 @@ from daifugo_site.pages.routing import websocket_urlpatterns as pages_websockets
 from daifugo_site.play.routing import websocket_urlpatterns as play_websockets
 from daifugo_site.play.workers import ComputersConsumer
 from daifugo_site.rated.routing import websocket_urlpatterns as rated_websockets
+from daifugo_site.review.routing import websocket_urlpatterns as review_websockets
 
 websocket_urlpatterns = [
     *pages_websockets,
     *play_websockets,
     *rated_websockets,
+    *review_websockets,
 ]
 
 channel_routes = {

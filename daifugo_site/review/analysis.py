@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,9 +43,11 @@ from rules_engine.ai.intermediate import (
     plan,
 )
 from rules_engine.ai.worlds import WorldSampler
-from rules_engine.cards import count
+from rules_engine.cards import JOKER_SHIFT, JOKER_UNIT, RANK_2, RANK_3, RANK_MASKS, count
+from rules_engine.effects import EIGHT_CUT, PENALISED, REVOLUTION
 from rules_engine.observation import round_from_observation
 from rules_engine.solver import SolverLimit, solve
+from rules_engine.state import PLAY as PLAY_PHASE
 
 #: Positions the exact solver may search per decision (bounded: a review must finish).
 SOLVER_NODES = 60_000
@@ -60,6 +63,9 @@ class Budget:
 
     worlds: int = 40
     candidates: int = 8
+    #: Stop once the verdict is settled (see :func:`compare`); False plays every world
+    #: (the agreement bench's longer search).
+    settle: bool = True
 
 
 def move_text(move: Move) -> str:
@@ -160,12 +166,120 @@ def _split_units(obs: Observation, move: Move) -> list[str]:
     return broken
 
 
+#: Worlds played out before the figures are first looked at, then between two looks.
+FIRST_LOOK = 24
+LOOK_EVERY = 12
+#: A candidate this many standard errors (and at least DROP_MARGIN points) worse than the
+#: leader, on the same worlds, is played out no further: it cannot become the best.
+DROP_Z = 3.0
+DROP_MARGIN = 0.05
+#: The verdict is settled early when no candidate can be MISTAKE_MIN_COST better than the
+#: move made within SETTLE_Z standard errors; or, from BAD_LOOK worlds on (the best of
+#: several noisy means is biased upwards, and a standard error of few worlds is itself
+#: noisy), when the move made is a mistake by BAD_Z standard errors above MISTAKE_MIN_COST.
+SETTLE_Z = 2.0
+BAD_LOOK = 48
+BAD_Z = 3.0
+
+
+def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
+    """Mean and standard error of ``a - b`` over the worlds both were played in."""
+    n = min(len(a), len(b))
+    if n == 0:
+        return 0.0, 0.0
+    d = [a[j] - b[j] for j in range(n)]
+    mean = sum(d) / n
+    var = sum((x - mean) ** 2 for x in d) / max(1, n - 1)
+    return mean, math.sqrt(var / n)
+
+
+def _mean(v: list[float]) -> float:
+    return sum(v) / len(v) if v else 0.0
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Every candidate's playout values (one per world it was played in), the best one,
+    and the paired cost of the move made."""
+
+    values: list[list[float]]
+    best: int
+    cost: float
+    cost_se: float
+    worlds: int
+
+
+def compare(
+    k: int, made: int, value: Callable[[int, int], float], most: int, settle: bool = True
+) -> Comparison:
+    """Play candidates ``0..k-1`` out in worlds ``0, 1, ...`` (``value(j, c)``: candidate
+    ``c`` in world ``j``) until the verdict on ``made`` is settled or ``most`` worlds.
+
+    Stopping early: from FIRST_LOOK worlds on, every LOOK_EVERY worlds, a candidate
+    clearly worse than the leader is dropped (never the move made), and the search stops
+    once the move made is clearly a mistake or clearly not one. Everything is a function
+    of the values, so the comparison stays a function of the observation and the seed.
+
+    >>> cmp = compare(2, 1, lambda j, c: float(c == 0) * 2.0, 120)
+    >>> cmp.best, cmp.cost, cmp.worlds
+    (0, 2.0, 48)
+    >>> compare(2, 1, lambda j, c: 1.0, 120).worlds
+    24
+    """
+    values: list[list[float]] = [[] for _ in range(k)]
+    active = list(range(k))
+    worlds = 0
+    for j in range(most):
+        for c in active:
+            values[c].append(value(j, c))
+        worlds = j + 1
+        if not settle or worlds < FIRST_LOOK or (worlds - FIRST_LOOK) % LOOK_EVERY:
+            continue
+        if worlds == most:
+            break
+        leader = max(active, key=lambda c: (round(_mean(values[c]), 9), c == made, -c))
+        for c in list(active):
+            if c in (leader, made):
+                continue
+            gap, se = _paired(values[leader], values[c])
+            if gap > DROP_MARGIN and gap > DROP_Z * se:
+                active.remove(c)
+        cost, se = _paired(values[leader], values[made])
+        clearly_bad = worlds >= BAD_LOOK and cost - BAD_Z * se >= MISTAKE_MIN_COST
+        clearly_fine = all(
+            gain + SETTLE_Z * se_c < MISTAKE_MIN_COST
+            for gain, se_c in (_paired(values[c], values[made]) for c in active if c != made)
+        )
+        if clearly_bad or clearly_fine:
+            break
+    best = max(active, key=lambda c: (round(_mean(values[c]), 9), c == made, -c))
+    cost, cost_se = _paired(values[best], values[made])
+    return Comparison(values, best, cost, cost_se, worlds)
+
+
+def _errors(values: list[list[float]]) -> list[float]:
+    out = []
+    for v in values:
+        n = len(v)
+        if n < 2:
+            out.append(0.0)
+            continue
+        m = sum(v) / n
+        out.append(math.sqrt(sum((x - m) ** 2 for x in v) / (n - 1) / n))
+    return out
+
+
 def review_decision(
-    obs: Observation, made_action: Action, seed: str, budget: Budget
+    obs: Observation,
+    made_action: Action,
+    seed: str,
+    budget: Budget,
+    pending: tuple[Pending, ...] = (),
 ) -> dict[str, Any]:
-    """Judge the decision ``made_action`` took in ``obs``; a JSON-able dict (see module)."""
+    """Judge the decision ``made_action`` took in ``obs``; a JSON-able dict (see module).
+    ``pending``: the exchange returns other seats still owe (public), for a return."""
     if made_action.kind == "give":
-        return review_return(obs, made_action, seed, budget)
+        return review_return(obs, made_action, seed, budget, pending)
     made = action_move(obs, made_action)
     if made is None:
         raise ValueError("the action is not a legal move of this observation")
@@ -174,63 +288,58 @@ def review_decision(
         found.append(made)
     verdict = _verdict(obs, made)
     hero = obs.seat
-    k = len(found)
-    totals = [0.0] * k
-    squares = [0.0] * k
-    diffs: list[list[float]] = [[] for _ in range(k)]
     worlds = 0
+    rng = random.Random(seed)
+    sampler = WorldSampler(obs, rng)
+    pool: list[list[int]] = []
+
+    def world_hands(j: int) -> list[int]:
+        while len(pool) <= j:
+            pool.extend(sampler.sample_worlds(min(24, 8 + len(pool)), 3))
+        return pool[j]
+
     if verdict is not None:
         wins = set(verdict["winning"])
         means = [
             verdict["win_points"] if move_text(m) in wins else verdict["lose_points"] for m in found
         ]
-        errors = [0.0] * k
         # The solver lists every winning move: add one when the candidates missed it.
         if wins and not any(move_text(m) in wins for m in found):
             extra = next(m for m in obs.legal if move_text(m) in wins)
             found.append(extra)
             means.append(verdict["win_points"])
-            errors.append(0.0)
+        errors = [0.0] * len(found)
         made_index = found.index(made)
         best = max(range(len(found)), key=lambda i: (means[i], i == made_index, -i))
         cost = means[best] - means[made_index]
         cost_se = 0.0
     else:
-        rng = random.Random(seed)
-        sampler = WorldSampler(obs, rng)
-        pool: list[list[int]] = []
         made_index = found.index(made)
-        values = [[0.0] * budget.worlds for _ in range(k)]
-        for j in range(budget.worlds):
-            while len(pool) <= j:
-                pool.extend(sampler.sample_worlds(min(24, 8 + len(pool)), 3))
-            world = round_from_observation(obs, pool[j])
-            for c, move in enumerate(found):
-                r = world.apply(move)
-                assert not isinstance(r, Refusal)
-                # The same rollout generator for every candidate in world j.
-                value = float(_playout(r, hero, random.Random(f"{seed}:{j}"), 0.0))
-                values[c][j] = value
-                totals[c] += value
-                squares[c] += value * value
-        worlds = budget.worlds
-        n = float(worlds)
-        means = [t / n for t in totals]
-        errors = [
-            math.sqrt(max(0.0, squares[c] / n - means[c] ** 2) / max(1.0, n - 1)) for c in range(k)
-        ]
-        best = max(range(k), key=lambda i: (round(means[i], 9), i == made_index, -i))
-        for c in range(k):
-            diffs[c] = [values[best][j] - values[c][j] for j in range(worlds)]
-        d = diffs[made_index]
-        cost = sum(d) / n
-        var = sum((x - cost) ** 2 for x in d) / max(1.0, n - 1)
-        cost_se = math.sqrt(var / n)
+        current: list[Round | None] = [None]
+        last = [-1]
+
+        def value(j: int, c: int) -> float:
+            if last[0] != j:
+                current[0] = round_from_observation(obs, world_hands(j))
+                last[0] = j
+            world = current[0]
+            assert world is not None
+            r = world.apply(found[c])
+            assert not isinstance(r, Refusal)
+            # The same rollout generator for every candidate in world j.
+            return float(_playout(r, hero, random.Random(f"{seed}:{j}"), 0.0))
+
+        cmp = compare(len(found), made_index, value, budget.worlds, budget.settle)
+        worlds = cmp.worlds
+        means = [_mean(v) for v in cmp.values]
+        errors = _errors(cmp.values)
+        best, cost, cost_se = cmp.best, cmp.cost, cmp.cost_se
     is_mistake = cost >= MISTAKE_MIN_COST and (cost_se == 0.0 or cost > MISTAKE_Z * cost_se)
+    best_move = found[best]
     return {
         "kind": "pass" if made.is_pass else "play",
         "made": move_text(made),
-        "best": move_text(found[best]),
+        "best": move_text(best_move),
         "made_mean": round(means[made_index], 3),
         "made_se": round(errors[made_index], 3),
         "best_mean": round(means[best], 3),
@@ -242,6 +351,7 @@ def review_decision(
         "candidates": len(found),
         "verdict": verdict,
         "broke": _split_units(obs, made) if is_mistake else [],
+        "facts": facts(obs, made, best_move, verdict, world_hands(0)) if best_move != made else [],
         # Every candidate's expected points (the bench compares searches with them).
         "means": {move_text(m): round(means[i], 3) for i, m in enumerate(found)},
     }
@@ -279,6 +389,8 @@ class Decision:
     round_no: int
     obs: Observation
     action: Action
+    #: For an exchange return: the returns other seats still owed then (public).
+    pending: tuple[Pending, ...] = ()
 
 
 def decisions(record: dict[str, Any], seat: int) -> list[Decision]:
@@ -298,7 +410,13 @@ def decisions(record: dict[str, Any], seat: int) -> list[Decision]:
             if len(obs.legal) > 1:
                 found.append(Decision(i, m.round_no, obs, action))
         elif action.seat == seat and action.kind == "give":
-            found.append(Decision(i, m.round_no, m.observe(seat), action))
+            r = m.round
+            pending = tuple(
+                Pending(s, r.partner[s], r.owed[s])
+                for s in range(r.n)
+                if s != seat and r.owed[s] and r.partner[s] >= 0
+            )
+            found.append(Decision(i, m.round_no, m.observe(seat), action, pending))
         out = m.apply(action)
         if isinstance(out, Refusal):
             raise ValueError(f"action {i} refused on replay: {out.reason}")
@@ -335,41 +453,104 @@ def return_candidates(obs: Observation, made: int) -> list[int]:
     return found
 
 
+@dataclass(frozen=True)
+class Pending:
+    """An exchange return another seat still owes when the reviewed seat returns its own:
+    public facts (the titles say who owes whom how many; the table shows who has given)."""
+
+    seat: int
+    to: int
+    owe: int
+
+
+def _units(cards: int) -> list[int]:
+    """A card set as single cards (each joker its own unit)."""
+    out = [1 << c for c in range(52) if cards >> c & 1]
+    return out + [JOKER_UNIT] * (cards >> JOKER_SHIFT)
+
+
+class ExchangeWorlds:
+    """Worlds for an exchange return, consistent with all the seat knows then.
+
+    Each world is drawn by the computer players' :class:`WorldSampler` (the other hands of
+    their observed sizes; the seat that handed this one its strongest cards holds nothing
+    stronger), then, for every return another seat still owes (``pending``): that seat got
+    its partner's strongest cards, so the ``owe`` strongest cards of the two hands together
+    are in the giver's hand; the two hands are re-split under that condition (exactly: the
+    condition does not depend on which cards the two share), and the giver's return is
+    made as the computer players make it (:func:`~rules_engine.ai.intermediate.return_cards`).
+    The hands returned are those of the table once every other return is made, so the
+    seat's own candidate return ends the exchange and the round is played out from the
+    real card counts.
+    """
+
+    def __init__(self, obs: Observation, pending: tuple[Pending, ...], seed: str) -> None:
+        self.obs = obs
+        self.pending = pending
+        self.rng = random.Random(seed)
+        self.sampler = WorldSampler(obs, self.rng, weighting=False)
+        self.pool: list[list[int]] = []
+
+    def before_returns(self) -> list[int]:
+        """One guess of every hand as the table stands (the others' returns not made)."""
+        from rules_engine import strongest_cards
+
+        hands = self.sampler.sample_hands()
+        for p in self.pending:
+            both = hands[p.seat] + hands[p.to]
+            top = strongest_cards(both, p.owe)
+            rest = _units(both - top)
+            self.rng.shuffle(rest)
+            k = count(hands[p.seat]) - p.owe
+            giver = top + sum(rest[:k])
+            hands[p.seat], hands[p.to] = giver, both - giver
+        return hands
+
+    def _draw(self) -> list[int]:
+        from rules_engine.ai.intermediate import return_cards
+
+        hands = self.before_returns()
+        for p in self.pending:
+            given = return_cards(hands[p.seat], p.owe, self.obs.rules)
+            hands[p.seat] -= given
+            hands[p.to] += given
+        return hands
+
+    def hands(self, j: int) -> list[int]:
+        while len(self.pool) <= j:
+            self.pool.append(self._draw())
+        return self.pool[j]
+
+
 def review_return(
-    obs: Observation, made_action: Action, seed: str, budget: Budget
+    obs: Observation,
+    made_action: Action,
+    seed: str,
+    budget: Budget,
+    pending: tuple[Pending, ...] = (),
 ) -> dict[str, Any]:
-    """Judge an exchange return: each candidate set is given in the same sampled worlds
-    and the round played out (the other seats' own returns, unknown to this seat, are
-    left out of the worlds: an approximation the page does not hide, see the figures)."""
+    """Judge an exchange return: each candidate set is given in the same worlds
+    (:class:`ExchangeWorlds`: the other seats' pending returns made in them) and the round
+    played out, stopping early like a play (:func:`compare`)."""
     assert made_action.cards is not None
     made = parse_cards(made_action.cards, max(2, obs.rules.jokers))
     found = return_candidates(obs, made)
     hero = obs.seat
-    k = len(found)
-    values = [[0.0] * budget.worlds for _ in range(k)]
-    sampler = WorldSampler(obs, random.Random(seed))
-    pool: list[list[int]] = []
-    for j in range(budget.worlds):
-        while len(pool) <= j:
-            pool.extend(sampler.sample_worlds(min(24, 8 + len(pool)), 3))
-        world = round_from_observation(obs, pool[j])
-        for c, cards in enumerate(found):
-            r = world.give(hero, cards)
-            if isinstance(r, Refusal):
-                raise ValueError(f"return refused: {r.reason}")
-            values[c][j] = float(_playout(r, hero, random.Random(f"{seed}:{j}"), 0.0))
-    n = float(budget.worlds)
-    means = [sum(v) / n for v in values]
-    errors = [
-        math.sqrt(max(0.0, sum(x * x for x in v) / n - means[c] ** 2) / max(1.0, n - 1))
-        for c, v in enumerate(values)
-    ]
+    worlds = ExchangeWorlds(obs, pending, seed)
+
+    def value(j: int, c: int) -> float:
+        r = round_from_observation(obs, worlds.hands(j)).give(hero, found[c])
+        if isinstance(r, Refusal):
+            raise ValueError(f"return refused: {r.reason}")
+        return float(_playout(r, hero, random.Random(f"{seed}:{j}"), 0.0))
+
     made_index = found.index(made)
-    best = max(range(k), key=lambda i: (round(means[i], 9), i == made_index, -i))
-    d = [values[best][j] - values[made_index][j] for j in range(budget.worlds)]
-    cost = sum(d) / n
-    cost_se = math.sqrt(sum((x - cost) ** 2 for x in d) / max(1.0, n - 1) / n)
+    cmp = compare(len(found), made_index, value, budget.worlds, budget.settle)
+    means = [_mean(v) for v in cmp.values]
+    errors = _errors(cmp.values)
+    best, cost, cost_se = cmp.best, cmp.cost, cmp.cost_se
     is_mistake = cost >= MISTAKE_MIN_COST and cost > MISTAKE_Z * cost_se
+    broke = [] if best == made_index else _split_cards(obs, made, found[best])
     return {
         "kind": "give",
         "made": format_cards(made),
@@ -381,9 +562,105 @@ def review_return(
         "cost": round(max(0.0, cost), 3),
         "cost_se": round(cost_se, 3),
         "mistake": bool(is_mistake),
-        "worlds": budget.worlds,
-        "candidates": k,
+        "worlds": cmp.worlds,
+        "candidates": len(found),
         "verdict": None,
         "broke": [],
+        "facts": [{"kind": "broke", "cards": u, "played": p} for u, p in broke],
         "means": {format_cards(c): round(means[i], 3) for i, c in enumerate(found)},
     }
+
+
+# -- what the move made did, against the preferred one (the page's sentences) ----------------
+
+#: A strong card (the joker, or the strongest rank) spent with at least this many cards
+#: still in hand is "spent early".
+EARLY_LEFT = 5
+
+
+def _split_cards(obs: Observation, made: int, best: int) -> list[tuple[str, str]]:
+    """Units of the hand (as the computer players plan it) that the cards ``made`` break
+    and the cards ``best`` do not: (the unit, the cards of it taken)."""
+    out = []
+    for unit in plan(obs.hand, obs.rules, obs.revolution):
+        if count(unit.cards) < 2:
+            continue
+        taken = unit.cards & made
+        if not taken or taken == unit.cards:
+            continue
+        other = unit.cards & best
+        if other and other != unit.cards:
+            continue
+        out.append((format_cards(unit.cards), format_cards(taken)))
+    return out
+
+
+def unbeatable(obs: Observation, move: Move) -> bool:
+    """Whether no other player can beat ``move``, whatever they hold: the engine is asked
+    on tables where one of them holds every card this seat cannot see (the public card
+    count; face-down cards included, so "no one" is certain)."""
+    if move.is_pass:
+        return False
+    unseen = obs.unseen()
+    size = count(move.cards)
+    for s in range(obs.players):
+        if s == obs.seat or obs.counts[s] < size:
+            continue
+        hands = [0] * obs.players
+        hands[obs.seat] = obs.hand
+        hands[s] = unseen
+        r = round_from_observation(obs, hands).apply(move)
+        if isinstance(r, Refusal):
+            return False
+        if r.phase != PLAY_PHASE or r.top is None or r.to_act != s:
+            continue
+        if any(not m.is_pass and count(m.cards) <= obs.counts[s] for m in r.legal_moves()):
+            return False
+    return True
+
+
+def facts(
+    obs: Observation,
+    made: Move,
+    best: Move,
+    verdict: dict[str, Any] | None,
+    hands: list[int],
+) -> list[dict[str, Any]]:
+    """What tells the move made from the preferred one, as codes for the page's sentences:
+    the solver's verdict, the engine's effects of both moves (in one world of the
+    observation: a move's own effects depend only on what the seat sees) and the public
+    card count. Kinds: ``lost_win``, ``broke``, ``unbeatable``, ``eight_cut``,
+    ``revolution``, ``early``, ``penalised``."""
+    out: list[dict[str, Any]] = []
+    world = round_from_observation(obs, hands)
+    after_made, after_best = world.apply(made), world.apply(best)
+    assert not isinstance(after_made, Refusal) and not isinstance(after_best, Refusal)
+    made_fx = {e.kind: e for e in after_made.effects}
+    best_fx = {e.kind: e for e in after_best.effects}
+    if verdict is not None and verdict["winnable"] and not verdict["made_wins"]:
+        out.append(
+            {
+                "kind": "lost_win",
+                "made": move_text(made),
+                "best": move_text(best),
+                "place": verdict["place"],
+            }
+        )
+    for unit, taken in _split_cards(obs, made.cards, best.cards):
+        out.append({"kind": "broke", "cards": unit, "played": taken})
+    keeps_cards = count(obs.hand) > count(best.cards)
+    if EIGHT_CUT in best_fx and EIGHT_CUT not in made_fx and keeps_cards:
+        out.append({"kind": "eight_cut", "cards": move_text(best)})
+    elif keeps_cards and unbeatable(obs, best) and not unbeatable(obs, made):
+        out.append({"kind": "unbeatable", "cards": move_text(best)})
+    for who, fx, other in (("made", made_fx, best_fx), ("best", best_fx, made_fx)):
+        if REVOLUTION in fx and REVOLUTION not in other:
+            out.append({"kind": "revolution", "by": who, "on": bool(fx[REVOLUTION].on)})
+    top = RANK_MASKS[RANK_3 if world.reversed else RANK_2] | (3 << JOKER_SHIFT)
+    spent = made.cards & top
+    left = count(obs.hand) - count(made.cards)
+    if spent and not best.cards & top and left >= EARLY_LEFT:
+        out.append({"kind": "early", "cards": format_cards(spent), "left": left})
+    if PENALISED in made_fx:
+        out.append({"kind": "penalised", "cards": move_text(made)})
+    return out

@@ -110,37 +110,39 @@ def time_match(rounds: int, seed: int, worlds: int) -> dict[str, Any]:
         }
 
 
-def _pair(args: tuple[Any, Any, str, int, int]) -> tuple[str, str, float]:
+def _pair(args: tuple[Any, Any, Any, str, int, int]) -> tuple[str, str, float, bool, bool, int]:
     from daifugo_site.review import analysis
 
-    obs, action, seed, worlds, factor = args
-    short = analysis.review_decision(obs, action, seed, analysis.Budget(worlds=worlds))
+    obs, action, pending, seed, worlds, factor = args
+    short = analysis.review_decision(obs, action, seed, analysis.Budget(worlds=worlds), pending)
     long = analysis.review_decision(
-        obs, action, f"long:{seed}", analysis.Budget(worlds=worlds * factor)
+        obs, action, f"long:{seed}", analysis.Budget(worlds=worlds * factor, settle=False), pending
     )
     # What the longer search thinks the review's choice costs (same candidates, so the
     # long search has a figure for it).
     regret = long["means"][long["best"]] - long["means"].get(short["best"], long["made_mean"])
-    return short["best"], long["best"], regret
+    return short["best"], long["best"], regret, short["mistake"], long["mistake"], short["worlds"]
 
 
 def agree(decisions: int, factor: int, jobs: int, worlds: int, seed: int) -> dict[str, Any]:
     from daifugo_site.review import analysis
 
     rng = random.Random(seed)
-    pool: list[tuple[Any, Any, str, int, int]] = []
+    pool: list[tuple[Any, Any, Any, str, int, int]] = []
     match_seed = seed * 1000
     while len(pool) < decisions * 3:
         m = _match(match_seed, 3)
         for d in analysis.decisions(m.to_record(), 0):
-            pool.append((d.obs, d.action, f"agree:{match_seed}:{d.index}", worlds, factor))
+            tag = f"agree:{match_seed}:{d.index}"
+            pool.append((d.obs, d.action, d.pending, tag, worlds, factor))
         match_seed += 1
     sample = rng.sample(pool, decisions)
     started = time.monotonic()
     with ProcessPoolExecutor(max_workers=jobs) as ex:
         results = list(ex.map(_pair, sample, chunksize=4))
-    same = sum(1 for short, long, _ in results if short == long)
-    regrets = [cost for short, long, cost in results if short != long]
+    same = sum(1 for short, long, *_ in results if short == long)
+    regrets = [cost for short, long, cost, *_ in results if short != long]
+    flagged = [r for r in results if r[3]]
     return {
         "decisions": decisions,
         "worlds": worlds,
@@ -149,6 +151,12 @@ def agree(decisions: int, factor: int, jobs: int, worlds: int, seed: int) -> dic
         "agree_share": round(same / decisions, 3),
         "mean_regret_when_differ": round(sum(regrets) / len(regrets), 3) if regrets else 0.0,
         "regret_over_0_25": sum(1 for c in regrets if c > 0.25),
+        # Mistakes the review flags, and how many the longer search flags too (and the
+        # ones only the longer search flags): the review's false and missed mistakes.
+        "mistakes": len(flagged),
+        "mistakes_confirmed": sum(1 for r in flagged if r[4]),
+        "mistakes_missed": sum(1 for r in results if r[4] and not r[3]),
+        "mean_worlds": round(sum(r[5] for r in results) / len(results), 1),
         "seconds": round(time.monotonic() - started, 1),
     }
 

@@ -17,9 +17,18 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from daifugo_site.play.presenter import seat_name
-from daifugo_site.ui.labels import cards_text, suit_labels
+from daifugo_site.ui.labels import cards_text, suit_labels, title_label
 from daifugo_site.ui.narrator import Line, narrate
-from rules_engine import Action, Match, Observation, Refusal, Round, card_codes, parse_cards
+from rules_engine import (
+    Action,
+    Match,
+    Observation,
+    Refusal,
+    Round,
+    card_codes,
+    parse_cards,
+    titles_for,
+)
 from rules_engine.effects import visible_to
 
 from .models import Review
@@ -136,34 +145,111 @@ def _effects(game: Any, r: Round, seat: int, text: str, kind: str = "play") -> l
     )
 
 
-def _sentences(item: dict[str, Any]) -> list[str]:
+def place_text(place: int, players: int) -> str:
+    """A finishing place with the title it earns: "place 1 (Daifugō)"."""
+    title = title_label(titles_for(range(players))[place - 1]) if 0 < place <= players else ""
+    if not title:
+        return _("place %(place)d") % {"place": place}
+    return _("place %(place)d (%(title)s)") % {"place": place, "title": title}
+
+
+def _unit_sentence(unit: str, taken: str, give: bool) -> str:
+    """A group or sequence of the hand broken up by the move (or the return)."""
+    codes = move_codes(unit)
+    args = {"cards": cards_text(codes), "played": cards_text(move_codes(taken))}
+    ranks = {code[1:] for code in codes}
+    if len(ranks) > 1:
+        if give:
+            return _("You broke up your sequence %(cards)s to give back %(played)s.") % args
+        return _("You broke up your sequence %(cards)s to play %(played)s.") % args
+    if len(codes) == 2:
+        if give:
+            return _("You broke up your pair %(cards)s to give back %(played)s.") % args
+        return _("You broke up your pair %(cards)s to play %(played)s.") % args
+    if len(codes) == 3:
+        if give:
+            return _("You broke up your three of a kind %(cards)s to give back %(played)s.") % args
+        return _("You broke up your three of a kind %(cards)s to play %(played)s.") % args
+    if give:
+        return _("You broke up your four of a kind %(cards)s to give back %(played)s.") % args
+    return _("You broke up your four of a kind %(cards)s to play %(played)s.") % args
+
+
+def fact_sentence(fact: dict[str, Any], give: bool = False) -> str | None:
+    """One fact of :func:`daifugo_site.review.analysis.facts` as a sentence."""
+    kind = fact.get("kind")
+    if kind == "broke":
+        return _unit_sentence(fact["cards"], fact["played"], give)
+    if kind == "unbeatable":
+        return _(
+            "No one else could have beaten %(cards)s (count the cards still unseen): you "
+            "would have kept the lead."
+        ) % {"cards": move_label(fact["cards"])}
+    if kind == "eight_cut":
+        return _("%(cards)s would have been an 8-cut: the field clears and you lead again.") % {
+            "cards": move_label(fact["cards"])
+        }
+    if kind == "revolution":
+        if fact["by"] == "made":
+            if fact["on"]:
+                return _(
+                    "Your play started a revolution: from then on your strong cards were the "
+                    "weak ones."
+                )
+            return _("Your play ended the revolution: the order of strength turned back.")
+        if fact["on"]:
+            return _("The preferred play starts a revolution and reverses the order of strength.")
+        return _("The preferred play ends the revolution and turns the order of strength back.")
+    if kind == "early":
+        return ngettext(
+            "You spent %(cards)s, among the strongest cards, with %(n)d card still in your hand.",
+            "You spent %(cards)s, among the strongest cards, with %(n)d cards still in your hand.",
+            fact["left"],
+        ) % {"cards": move_label(fact["cards"]), "n": fact["left"]}
+    if kind == "penalised":
+        return _(
+            "Going out with %(cards)s is an illegal finish: it puts you in the last place."
+        ) % {"cards": move_label(fact["cards"])}
+    return None
+
+
+def _sentences(item: dict[str, Any], players: int) -> list[str]:
     made, best = move_label(item["made"]), move_label(item["best"])
     out: list[str] = []
     verdict = item.get("verdict")
     if verdict is not None:
-        if verdict["winnable"] and not verdict["made_wins"]:
+        place = place_text(verdict["place"], players)
+        if verdict["winnable"] and not verdict["made_wins"] and item["made"] == "pass":
             out.append(
                 _(
-                    "From here %(best)s makes sure you finish in place %(place)d against any "
+                    "You passed, but from here %(best)s makes sure you finish in %(place)s "
+                    "against any defence (the endgame solver checked every reply)."
+                )
+                % {"best": best, "place": place}
+            )
+        elif verdict["winnable"] and not verdict["made_wins"]:
+            out.append(
+                _(
+                    "From here %(best)s makes sure you finish in %(place)s against any "
                     "defence; after %(made)s the other player can stop you."
                 )
-                % {"best": best, "made": made, "place": verdict["place"]}
+                % {"best": best, "made": made, "place": place}
             )
         elif verdict["winnable"]:
             out.append(
                 _(
-                    "From here %(made)s makes sure you finish in place %(place)d against any "
+                    "From here %(made)s makes sure you finish in %(place)s against any "
                     "defence: well played."
                 )
-                % {"made": made, "place": verdict["place"]}
+                % {"made": made, "place": place}
             )
         else:
             out.append(
                 _(
-                    "From here no move makes sure of place %(place)d: the other player can "
-                    "always stop you."
+                    "From here no move makes sure of %(place)s: the other player can always "
+                    "stop you."
                 )
-                % {"place": verdict["place"]}
+                % {"place": place}
             )
     elif item["made"] == item["best"]:
         out.append(
@@ -185,11 +271,20 @@ def _sentences(item: dict[str, Any]) -> list[str]:
                 "made_se": points(item["made_se"]),
             }
         )
-    for unit in item.get("broke", []):
-        out.append(
-            _("Your play broke up %(cards)s, which could have been played together.")
-            % {"cards": cards_text(card_codes(parse_cards(unit)))}
-        )
+    give = item.get("kind") == "give"
+    if "facts" in item:
+        for fact in item["facts"]:
+            if fact.get("kind") == "lost_win":
+                continue  # the solver's sentence above says it
+            sentence = fact_sentence(fact, give)
+            if sentence:
+                out.append(sentence)
+    else:  # a review stored before facts were recorded
+        for unit in item.get("broke", []):
+            out.append(
+                _("Your play broke up %(cards)s, which could have been played together.")
+                % {"cards": cards_text(card_codes(parse_cards(unit)))}
+            )
     return out
 
 
@@ -238,7 +333,7 @@ def decision_view(
         mistake=item["mistake"],
         exact=item.get("verdict") is not None,
         figures=_figures(item),
-        sentences=_sentences(item),
+        sentences=_sentences(item, game.players),
     )
     verdict = item.get("verdict")
     view.puzzle_ok = bool(verdict and verdict["winnable"])
@@ -323,4 +418,16 @@ def hint_sentences(result: dict[str, Any]) -> tuple[str, list[str]]:
             _("About %(points)s points expected; no other move does clearly better.")
             % {"points": points(result.get("best_mean", 0.0))}
         )
+    # What the engine and the card count say about the suggestion itself.
+    for fact in result.get("facts", []):
+        if fact.get("kind") == "unbeatable":
+            reasons.append(
+                _("No one else can beat %(cards)s: you keep the lead.")
+                % {"cards": move_label(fact["cards"])}
+            )
+        elif fact.get("kind") == "eight_cut":
+            reasons.append(
+                _("%(cards)s is an 8-cut: the field clears and you lead again.")
+                % {"cards": move_label(fact["cards"])}
+            )
     return suggestion, reasons

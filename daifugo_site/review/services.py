@@ -29,6 +29,7 @@ import contextvars
 import logging
 import secrets
 import time
+from collections import deque
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -158,37 +159,84 @@ async def run(review_id: int) -> None:
         items = list(review.items)
         budget = analysis.Budget(worlds=review.worlds or settings.REVIEW_WORLDS)
         started = time.monotonic() - (review.seconds or 0.0)
-        for decision in found[len(items) :]:
-            try:
-                result = await computers.pool().run(
-                    f"review:{review.game_id}",
+        pool = computers.pool()
+        inflight: deque[asyncio.Task[dict[str, Any]]] = deque()
+        ahead = len(items)
+
+        def start(decision: analysis.Decision, slot: int) -> asyncio.Task[dict[str, Any]]:
+            # Slot 0 is the review's own owner; an extra slot (a core nobody else wants)
+            # runs under a name of its own, so the pool's per-owner cap does not hold it.
+            owner = f"review:{review.game_id}" + (f":{slot}" if slot else "")
+            return asyncio.ensure_future(
+                pool.run(
+                    owner,
                     analysis.review_decision,
                     decision.obs,
                     decision.action,
                     seed_of(review.game_id, decision.index),
                     budget,
+                    decision.pending,
                 )
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("review %s: decision %s failed", review_id, decision.index)
-                await database_sync_to_async(Review.objects.filter(pk=review_id).update)(
-                    status=Review.Status.FAILED
+            )
+
+        try:
+            while len(items) < len(found):
+                # One decision always; more only while the pool has a free process and
+                # nothing queued (another player's computer move always goes first).
+                while ahead < len(found) and (
+                    not inflight
+                    or (
+                        len(inflight) < settings.REVIEW_PARALLEL
+                        and pool.running + pool.queued < pool.size
+                    )
+                ):
+                    inflight.append(start(found[ahead], ahead % settings.REVIEW_PARALLEL))
+                    ahead += 1
+                decision = found[len(items)]
+                try:
+                    result = await inflight.popleft()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("review %s: decision %s failed", review_id, decision.index)
+                    await database_sync_to_async(Review.objects.filter(pk=review_id).update)(
+                        status=Review.Status.FAILED
+                    )
+                    return
+                # Stored in order: a resumed job starts at the first decision not stored.
+                result["i"] = decision.index
+                result["round"] = decision.round_no
+                items.append(result)
+                done = len(items) >= len(found)
+                await database_sync_to_async(_store)(
+                    review_id, items, done, time.monotonic() - started
                 )
-                return
-            result["i"] = decision.index
-            result["round"] = decision.round_no
-            items.append(result)
-            done = len(items) >= len(found)
-            await database_sync_to_async(_store)(review_id, items, done, time.monotonic() - started)
+                await push(review_id, len(items), len(found), done)
+        finally:
+            for task in inflight:
+                task.cancel()
         if not found:
             await database_sync_to_async(_store)(review_id, items, True, 0.0)
+            await push(review_id, 0, 0, True)
     finally:
         keeper.cancel()
         try:
             await computers.leases().release(name, token)
         except Exception:  # noqa: BLE001 - it expires by itself
             log.exception("could not release the lease %s", name)
+
+
+async def push(review_id: int, done: int, total: int, finished: bool) -> None:
+    """Tell the review's open pages (any process: the channel layer) how far it is."""
+    from .consumers import group_name, progress_message
+
+    status = Review.Status.DONE if finished else Review.Status.RUNNING
+    try:
+        await get_channel_layer().group_send(
+            group_name(review_id), progress_message(done, total, status)
+        )
+    except Exception:  # noqa: BLE001 - a lost push: the page's slow poll catches up
+        log.exception("could not push the progress of review %s", review_id)
 
 
 # -- hints ---------------------------------------------------------------------------------

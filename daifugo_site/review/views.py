@@ -33,7 +33,7 @@ from .models import Review
 def _source(request: HttpRequest, game_id: str) -> sources.Source | None:
     if len(game_id) > 32:
         return None
-    return sources.for_viewer(game_id, request.session)
+    return sources.for_viewer(game_id, request.session, getattr(request, "user", None))
 
 
 def _context(request: HttpRequest, game_id: str, start: bool) -> dict[str, Any]:

@@ -380,15 +380,18 @@ DB_ASYNC_THREADS = int(os.environ.get("DB_ASYNC_THREADS", "6"))
 # Games driven at once by one process (each is a small task; the pool bounds the CPU).
 PLAY_MAX_DRIVERS = 10_000
 
-# Game reviews (daifugo_site/review): playouts per candidate move in each reviewed decision.
-# 120 reviews a 3-round 4-player match (~40 decisions) in about 20 s of one core, so two
-# pool processes finish well inside the 60 s target even on a shared 2-core machine; the
-# agreement figure with 10x that budget is in the review app's README section.
+# Game reviews (daifugo_site/review): the most playouts per candidate move in a reviewed
+# decision; most decisions stop far earlier, once their verdict is settled (analysis.compare).
+# A 3-round 4-player match (~32 decisions) then takes 4-10 s of one core, so the 60 s target
+# holds even at load ~10 on this 2-core machine (figures in the review app's README).
 REVIEW_WORLDS = int(os.environ.get("REVIEW_WORLDS", "120"))
 # Hints answer while the player waits: a smaller budget (about half a second).
 REVIEW_HINT_WORLDS = int(os.environ.get("REVIEW_HINT_WORLDS", "60"))
 # Reviews running at once in one process (each takes pool slots of its own owner).
 REVIEW_MAX_JOBS = 64
+# Decisions of one review searched at once: the second only while a pool process is idle
+# and nothing else waits for it (a free core shortens a review; a busy one is not taken).
+REVIEW_PARALLEL = max(1, int(os.environ.get("REVIEW_PARALLEL", "2")))
 
 # Rooms (daifugo_site/rooms): a room nobody has touched (nor played in) for this many hours
 # is closed; its games stay readable. A round's result stays on screen this long before the

@@ -30,9 +30,20 @@ def test_hint_then_review_my_game(
     play_round_by_keyboard(page)
     expect(page.locator('[data-testid="match-over"]')).to_be_visible()
     page.locator('a[data-action="review"]').click()
+    # The progress is pushed over the review's socket (one frame a decision, the last one
+    # at 100 %), then the finished review is fetched.
+    pushed: list[str] = []
+
+    def watch(ws: Any) -> None:
+        if "/ws/review/" in ws.url:
+            ws.on("framereceived", lambda payload: pushed.append(str(payload)))
+
+    page.on("websocket", watch)
     press(page, 'button[data-action="review"]')
     review = page.locator('[data-testid="review"]')
     expect(review).to_be_visible(timeout=60_000)
+    assert pushed and all('id="review"' in frame for frame in pushed)
+    assert 'value="100"' in pushed[-1]
     expect(review).to_contain_text("使ったヒント：1 回。")
     for cost in review.locator('[data-testid="mistake"]').evaluate_all(
         "els => els.map(e => e.dataset.cost)"

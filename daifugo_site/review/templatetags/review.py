@@ -9,6 +9,14 @@ from ..models import Hint
 register = template.Library()
 
 
+@register.filter
+def hints_offered(game: Any) -> bool:
+    """Practice games only: never in rated games or rooms (see sources.hints_offered)."""
+    from ..sources import hints_offered as offered
+
+    return offered(game)
+
+
 @register.simple_tag
 def hints_used_count(game: Any) -> int:
     """Hints the game's human seat asked for (the play page shows "Hints used: 2")."""

@@ -75,3 +75,39 @@ def scripted_game(
 @pytest.fixture
 def owner() -> tuple[Client, str]:
     return owner_client()
+
+
+#: A 1-round standard game where seat 0, leading the first trick (action 0), throws
+#: away the joker alone (the heuristic would not): a planted mistake that only sampling
+#: judges (a 600-world search puts its cost at 0.43 ± 0.05 points).
+EARLY_STRONG_SEED = 33
+EARLY_STRONG_INDEX = 0
+
+
+def planted_early_strong(seed: int = EARLY_STRONG_SEED) -> tuple[Match, int | None]:
+    """Every seat the intermediate heuristic, except that seat 0's first lead (with at
+    least 9 cards) from action 0 on is a lone 2 or joker when it holds one."""
+    from daifugo_site.play import thinking
+    from daifugo_site.review import analysis
+    from rules_engine.cards import JOKER_SHIFT
+
+    m = Match.new(RuleSet.preset("standard"), 4, 1, seed)
+    i, planted = 0, None
+    while not m.over:
+        r = m.round
+        s = [s for s in range(4) if r.owed[s]][0] if r.to_act < 0 else r.to_act
+        obs = m.observe(s)
+        action = thinking.think(obs, "intermediate", f"x{i}", Budget(playouts=1))
+        if s == 0 and planted is None and obs.field is None and bin(obs.hand).count("1") >= 9:
+            strong = [
+                mv
+                for mv in obs.legal
+                if not mv.is_pass and mv.size == 1 and (mv.cards >> JOKER_SHIFT or mv.rank == 12)
+            ]
+            if strong:
+                action, planted = analysis.move_action(0, strong[0]), len(m.log)
+        i += 1
+        out = m.apply(action)
+        assert not isinstance(out, type(None))
+        m = out  # type: ignore[assignment]
+    return m, planted

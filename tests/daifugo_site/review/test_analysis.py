@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from daifugo_site.review import analysis
-from rules_engine import Action, Round, RuleSet, observe, round_from_observation
+from rules_engine import Action, Refusal, Round, RuleSet, observe, round_from_observation
 from rules_engine.cards import JOKER_SHIFT, JOKER_UNIT, REAL_MASK, count, iter_indices
 
 from .conftest import PLANTED_INDEX, PLANTED_SEED, scripted_actions
@@ -104,3 +104,79 @@ def test_exchange_returns_are_reviewed_among_other_returns() -> None:
     assert result["kind"] == "give" and result["candidates"] > 1
     assert result["made"] in result["means"] and result["best"] in result["means"]
     assert result["best_mean"] == max(result["means"].values())
+
+
+def _exchange_decision(seed: int):  # type: ignore[no-untyped-def]
+    m, _ = scripted_actions(seed, rounds=3)
+    d = next(
+        d for d in analysis.decisions(m.to_record(), 0) if d.action.kind == "give" and d.pending
+    )
+    return m, d
+
+
+def _table_after_exchange(m, index: int) -> Round:  # type: ignore[no-untyped-def]
+    """The real round once every return of that exchange is made."""
+    from rules_engine import Match
+
+    rec = m.to_record()
+    actions = rec["actions"]
+    rec["actions"] = actions[:index]
+    r = Match.from_record(rec).round
+    for a in actions[index:]:
+        act = Action.from_json(a)
+        if act.kind != "give":
+            break
+        r = r.give(act.seat, act.cards)  # type: ignore[arg-type,assignment]
+    return r
+
+
+def test_return_worlds_make_the_returns_others_still_owe() -> None:
+    from rules_engine import strongest_cards
+    from rules_engine.cards import contains
+
+    for seed in (21, 22):
+        m, d = _exchange_decision(seed)
+        assert d.pending and all(p.seat != 0 and p.to != 0 for p in d.pending)
+        worlds = analysis.ExchangeWorlds(d.obs, d.pending, "w")
+        real = _table_after_exchange(m, d.index)
+        assert real.phase_name == "play"
+        for _ in range(30):
+            before = worlds.before_returns()
+            assert tuple(count(h) for h in before) == d.obs.counts
+            for p in d.pending:
+                # The giver got its partner's strongest cards: the strongest of the two
+                # hands together are with the giver.
+                top = strongest_cards(before[p.seat] + before[p.to], p.owe)
+                assert contains(before[p.seat], top)
+        for j in range(30):
+            hands = worlds.hands(j)
+            r = round_from_observation(d.obs, hands).give(0, d.action.cards)  # type: ignore[arg-type]
+            assert not isinstance(r, Refusal)
+            # Once the seat's own return is made, the table has the real card counts and
+            # is in play: the return is judged on the round that really follows.
+            assert r.counts() == real.counts() and r.phase_name == "play"
+
+
+def test_a_return_is_reviewed_with_the_pending_returns() -> None:
+    _m, d = _exchange_decision(22)
+    a = analysis.review_decision(d.obs, d.action, "t", BUDGET, d.pending)
+    b = analysis.review_decision(d.obs, d.action, "t", BUDGET, d.pending)
+    assert a == b and a["kind"] == "give" and a["worlds"] >= 1
+    assert a["made"] in a["means"] and a["best"] in a["means"]
+
+
+def test_the_planted_early_strong_is_flagged_by_sampling_with_its_reasons() -> None:
+    from .conftest import EARLY_STRONG_INDEX, planted_early_strong
+
+    m, planted = planted_early_strong()
+    assert planted == EARLY_STRONG_INDEX
+    d = {d.index: d for d in analysis.decisions(m.to_record(), 0)}[planted]
+    result = analysis.review_decision(d.obs, d.action, "planted", analysis.Budget(worlds=120))
+    assert result["verdict"] is None  # estimated, not solved
+    assert result["mistake"] and result["cost"] >= 0.5 and result["best"] != result["made"]
+    assert "early" in [f["kind"] for f in result["facts"]]
+    # The heuristic's own move at the same place is no mistake.
+    good = analysis.review_decision(
+        d.obs, analysis.move_action(0, analysis.candidates(d.obs, 1)[0]), "planted", BUDGET
+    )
+    assert not good["mistake"]

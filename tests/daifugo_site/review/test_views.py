@@ -215,7 +215,7 @@ def test_progress_is_polled_until_done_and_a_lost_job_is_asked_again(
     asked: list[int] = []
     monkeypatch.setattr(services, "request_review", asked.append)
     html = client.get(f"/ja/review/game/{game.id}/progress/").content.decode()
-    assert 'hx-trigger="every 1s"' in html and "<progress" in html and "4 件中 0 件" in html
+    assert 'hx-trigger="every 5s"' in html and "<progress" in html and "4 件中 0 件" in html
     assert asked == [review.pk]  # nobody held its lease: the poll restarts the job
     review.status = Review.Status.DONE
     review.save()
@@ -245,3 +245,181 @@ def test_the_pushed_hand_with_the_hint_button_reads_no_database(
         rendered = render_table(game.id, "zh-hans", True, game.version, None, cache_only=True)
     assert rendered is not None and 'data-action="hint"' in rendered[0]
     assert len(queries) == 0
+
+
+@pytest.mark.django_db
+def test_room_players_review_their_own_seat_and_get_no_hints(owner: tuple[Client, str]) -> None:
+    from daifugo_site.play.services import PLAYER_TOKEN_KEY
+    from daifugo_site.review.sources import for_viewer
+
+    _client, token = owner
+    game = scripted_game(token)
+    game.seats = [
+        {"kind": "human", "player": "alice-token"},
+        {"kind": "human", "player": "bob-token"},
+        {"kind": "computer", "level": "intermediate"},
+        {"kind": "computer", "level": "intermediate"},
+    ]
+    game.save()
+    bob = for_viewer(game.id, {PLAYER_TOKEN_KEY: "bob-token"})
+    assert bob is not None and bob.seat == 1 and not bob.practice and bob.finished
+    assert for_viewer(game.id, {PLAYER_TOKEN_KEY: token}) is None  # the creator's token
+    assert for_viewer(game.id, {PLAYER_TOKEN_KEY: "carol-token"}) is None
+    with pytest.raises(services.HintRefused) as refused:
+        import asyncio
+
+        asyncio.run(services.hint(bob))
+    assert refused.value.reason == "not_practice"
+
+
+@pytest.mark.django_db
+def test_a_rated_game_is_reviewed_by_its_two_players_only_after_its_end(
+    owner: tuple[Client, str],
+) -> None:
+    from django.contrib.auth import get_user_model
+
+    from daifugo_site.rated.models import RatedGame
+    from daifugo_site.review.sources import for_viewer
+
+    _client, token = owner
+    game = scripted_game(token)
+    users = get_user_model().objects
+    one = users.create_user("one", "one@example.com", "pw-123456789")
+    two = users.create_user("two", "two@example.com", "pw-123456789")
+    other = users.create_user("three", "three@example.com", "pw-123456789")
+    rated = RatedGame.objects.create(game=game, seat0=one, seat1=two)
+    first = for_viewer(game.id, {}, one)
+    second = for_viewer(game.id, {}, two)
+    assert first is not None and first.seat == 0 and not first.practice
+    assert second is not None and second.seat == 1
+    assert not first.finished  # still being played: no review yet
+    assert for_viewer(game.id, {}, other) is None
+    assert for_viewer(game.id, {"player": token}, None) is None  # the game row's owner
+    rated.status = RatedGame.Status.FINISHED
+    rated.save()
+    again = for_viewer(game.id, {}, two)
+    assert again is not None and again.finished
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_free_pool_process_takes_a_second_decision_and_items_stay_in_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from daifugo_site.play import computers
+    from daifugo_site.review import analysis
+
+    _client, token = await sync_to_async(owner_client)()
+    game = await sync_to_async(scripted_game)(token)
+    source = await sync_to_async(_source)(game.id, token)
+    review = await sync_to_async(services.review_for)(source)
+    running, most = [0], [0]
+    lock = threading.Lock()
+
+    def fake(obs, action, seed, budget, pending):  # type: ignore[no-untyped-def]
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.01)
+        with lock:
+            running[0] -= 1
+        return {"made": seed, "best": seed, "cost": 0.0, "mistake": False}
+
+    for size, expected in ((2, 2), (1, 1)):
+        pool = computers.FairPool(size, 1, executor=lambda: ThreadPoolExecutor(2))
+        monkeypatch.setattr(computers, "pool", lambda pool=pool: pool)
+        monkeypatch.setattr(analysis, "review_decision", fake)
+        await Review.objects.filter(pk=review.pk).aupdate(items=[], status="running")
+        most[0] = 0
+        await services.run(review.pk)
+        pool.shutdown()
+        done = await Review.objects.aget(pk=review.pk)
+        assert done.status == Review.Status.DONE and most[0] == expected
+        indices = [it["i"] for it in done.items]
+        assert indices == sorted(indices) and len(indices) == done.total
+
+
+@pytest.mark.django_db
+def test_a_done_review_is_cached_and_never_searched_again(
+    owner: tuple[Client, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client, token = owner
+    game = scripted_game(token)
+    item = {"i": 3, "round": 0, "made": "pass", "best": "pass", "mistake": False, "cost": 0.0}
+    item.update(made_mean=1.0, made_se=0.1, best_mean=1.0, best_se=0.1, worlds=24, verdict=None)
+    review = _stored_review(game, [item])
+    asked: list[int] = []
+    monkeypatch.setattr(services, "request_review", asked.append)
+    assert client.post(f"/ja/review/game/{game.id}/").status_code == 302
+    html = client.get(f"/ja/review/game/{game.id}/").content.decode()
+    assert 'data-testid="review"' in html and "ws-connect" not in html
+    progress = client.get(f"/ja/review/game/{game.id}/progress/").content.decode()
+    assert 'data-testid="review"' in progress
+    assert asked == [] and Review.objects.get() == review
+    # The job itself finds nothing to do in a done review.
+    assert services._load(review.pk) is None
+
+
+@pytest.mark.django_db
+def test_two_hints_are_counted_on_the_play_page_and_in_the_review(
+    owner: tuple[Client, str],
+) -> None:
+    client, token = owner
+    game = scripted_game(token)
+    Hint.objects.create(game=game, seat=0, version=4, result={"kind": "forced", "best": "pass"})
+    Hint.objects.create(game=game, seat=0, version=9, result={"kind": "forced", "best": "pass"})
+    Hint.objects.create(game=game, seat=1, version=9, result={})  # not the player's seat
+    _stored_review(game, [])
+    for lang, text in (("ja", "使ったヒント：2 回。"), ("zh-hans", "已用提示：2 次。")):
+        review = client.get(f"/{lang}/review/game/{game.id}/").content.decode()
+        assert text in review
+        page = client.get(f"/{lang}/play/{game.id}/").content.decode()
+        assert 'data-hints="2"' in page and text in page
+
+
+@pytest.mark.django_db
+def test_the_rated_players_open_their_review_page_once_the_game_is_over(
+    owner: tuple[Client, str],
+) -> None:
+    from django.contrib.auth import get_user_model
+
+    from daifugo_site.rated.models import RatedGame
+
+    _client, token = owner
+    game = scripted_game(token)
+    users = get_user_model().objects
+    one = users.create_user("one", "one@example.com", "pw-123456789")
+    two = users.create_user("two", "two@example.com", "pw-123456789")
+    rated = RatedGame.objects.create(game=game, seat0=one, seat1=two)
+    player, stranger = Client(), Client()
+    player.force_login(two)
+    url = f"/ja/review/game/{game.id}/"
+    assert 'data-action="review"' not in player.get(url).content.decode()
+    assert player.post(url).status_code == 409  # still being played
+    rated.status = RatedGame.Status.FINISHED
+    rated.save()
+    assert 'data-action="review"' in player.get(url).content.decode()
+    assert stranger.get(url).status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_hint_button_is_offered_in_practice_games_only(owner: tuple[Client, str]) -> None:
+    from types import SimpleNamespace
+
+    from django.template.loader import render_to_string
+
+    _client, token = owner
+    game = scripted_game(token, stop=20)
+    room = scripted_game(token, stop=20)
+    room.seats = [{"kind": "human", "player": "a"}, {"kind": "human", "player": "b"}] + [
+        {"kind": "computer", "level": "intermediate"}
+    ] * 2
+    rated = scripted_game(token, stop=20)
+    rated.owner = "rated:abc"
+    for g, offered in ((game, True), (room, False), (rated, False)):
+        view = SimpleNamespace(game=g, is_owner=True, match_over=False, your_turn=True, owe=0)
+        html = render_to_string("review/_game_hint.html", {"view": view})
+        assert ('data-action="hint"' in html) is offered
