@@ -33,13 +33,13 @@ async def test_each_stored_decision_is_pushed_and_the_last_push_fetches_the_revi
     ws = _socket(game.id, key)
     connected, _ = await ws.connect()
     assert connected
-    first = await ws.receive_from()
+    first = await ws.receive_from(timeout=10)
     assert 'id="review"' in first and 'hx-swap-oob="true"' in first and "3 件中 0 件" in first
     await services.push(review.pk, 2, 3, False)
-    second = await ws.receive_from()
+    second = await ws.receive_from(timeout=10)
     assert "3 件中 2 件" in second and 'value="66"' in second
     await services.push(review.pk, 3, 3, True)
-    last = await ws.receive_from()
+    last = await ws.receive_from(timeout=10)
     # Done: the page fetches the finished review over HTTP (a frame stays small).
     assert 'hx-trigger="load, every 5s"' in last and 'value="100"' in last and len(last) < 4096
     await ws.disconnect()
@@ -55,5 +55,5 @@ async def test_a_stranger_gets_no_progress() -> None:
         ws = _socket(game.id, key)
         connected, _ = await ws.connect()
         assert connected  # accepted, then closed with the reason code
-        out = await ws.receive_output()
+        out = await ws.receive_output(timeout=10)
         assert out["type"] == "websocket.close" and out["code"] == 4403
