@@ -111,3 +111,18 @@ def planted_early_strong(seed: int = EARLY_STRONG_SEED) -> tuple[Match, int | No
         assert not isinstance(out, type(None))
         m = out  # type: ignore[assignment]
     return m, planted
+
+
+@pytest.fixture(autouse=True)
+def _no_review_job_outlives_its_test():
+    """A review job a test started (through a view) must not keep working into the next
+    test: it would hold the database thread the next one's socket waits on."""
+    from daifugo_site.review import services as review_services
+
+    yield
+    for task in list(review_services._JOBS.values()):
+        try:
+            task.cancel()
+        except RuntimeError:  # its loop is already closed: it runs no more anyway
+            pass
+    review_services._JOBS.clear()
