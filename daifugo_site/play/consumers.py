@@ -57,6 +57,9 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
     table: Any = None
 
     async def connect(self) -> None:
+        """The guard set-up every game socket shares (the rated game's too): the language,
+        the counts, :meth:`admit` (who this page is), then the limits, the group and the
+        whole table, and :meth:`joined`."""
         kwargs = self.scope["url_route"]["kwargs"]
         self.lang = kwargs["lang"]
         self.game_id = kwargs["game_id"]
@@ -69,10 +72,31 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
         if refusal is not None:
             await self.refuse(refusal)
             return
+        if not await self.admit():
+            return
+        # What this page shows already (fragment keys, and the version they are of):
+        # pushes send only what changed.
+        self.sent: dict[str, Any] | None = None
+        self.sent_version: int | None = None
+        self.bucket = limits.TokenBucket(
+            settings.PLAY_MESSAGES_PER_SECOND, settings.PLAY_MESSAGE_BURST
+        )
+        self.last_flood_notice = 0.0
+        # Marked first: a cancellation during group_add must still discard (a no-op if
+        # the add never happened).
+        self.in_group = True
+        await self.channel_layer.group_add(services.group_name(self.game_id), self.channel_name)
+        # The state may have moved on since the page was rendered: send it whole.
+        await self.send_table()
+        await self.joined()
+
+    async def admit(self) -> bool:
+        """Who this page is (owner, a room seat, or a viewer within the game's cap); False
+        when it was closed instead."""
         game = await database_sync_to_async(services.get_game)(self.game_id)
         if game is None:
             await self.close(code=CLOSE_NO_GAME)
-            return
+            return False
         session = self.scope.get("session")
         token = session.get(services.PLAYER_TOKEN_KEY) if session is not None else None
         # A room table (daifugo_site/rooms): each person acts for their own seat.
@@ -91,22 +115,12 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
             # The owner's own pages always get in; watchers share a cap per game.
             if not limits.acquire("viewers", self.game_id, settings.PLAY_MAX_VIEWERS_PER_GAME):
                 await self.refuse("viewers_full")
-                return
+                return False
             self.viewer_held = True
-        # What this page shows already (fragment keys, and the version they are of):
-        # pushes send only what changed.
-        self.sent: dict[str, Any] | None = None
-        self.sent_version: int | None = None
-        self.bucket = limits.TokenBucket(
-            settings.PLAY_MESSAGES_PER_SECOND, settings.PLAY_MESSAGE_BURST
-        )
-        self.last_flood_notice = 0.0
-        # Marked first: a cancellation during group_add must still discard (a no-op if
-        # the add never happened).
-        self.in_group = True
-        await self.channel_layer.group_add(services.group_name(self.game_id), self.channel_name)
-        # The state may have moved on since the page was rendered: send it whole.
-        await self.send_table()
+        return True
+
+    async def joined(self) -> None:
+        """In the group with the whole table sent: presence, and the computers' turn."""
         if self.table is not None:
             await self.table.connected(self)
         services.ensure_driver(self.game_id)

@@ -212,6 +212,12 @@ def apply_action(
     new.scores = list(out.scores)
     new.status = Game.Status.FINISHED if out.over else Game.Status.PLAYING
     new.updated = timezone.now()
+    # What the move took of its seat's clock reserve (clock.py), written with the move.
+    from . import clock
+
+    charged = clock.charge(game, match, action, new.updated)
+    if charged is not None:
+        new.seats = charged
     # One UPDATE ... WHERE version = old: it fails when anyone else appended first.
     with transaction.atomic():
         # status: a game ended without a move (a rated game's resignation) takes no more.
@@ -223,6 +229,7 @@ def apply_action(
             scores=new.scores,
             status=new.status,
             updated=new.updated,
+            **({"seats": charged} if charged is not None else {}),
         )
         if written and out.over:
             # In the same transaction as the move that ends the game: what a hook writes
