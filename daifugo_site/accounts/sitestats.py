@@ -16,6 +16,7 @@ from django.db.models import Avg, Count, Sum
 from rules_engine import RuleSet
 from rules_engine.effects import REVOLUTION
 
+from . import client
 from .models import Profile, SiteStat, StatsOptOut
 from .stats import final_match, steps
 
@@ -26,13 +27,28 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def opted_out(owner_token: str, user_ids: list[int] | None = None) -> bool:
-    """Whether this game's browser (practice) or any of its accounts turned statistics off."""
+def opted_out(
+    owner_token: str, user_ids: list[int] | None = None, seat_tokens: list[str] | None = None
+) -> bool:
+    """Whether this game's browser (practice), any of its room players' browsers, or any
+    of its accounts turned statistics off: one person's "off" keeps the whole game out."""
     if user_ids:
         return Profile.objects.filter(user_id__in=user_ids, statistics=False).exists()
-    if StatsOptOut.objects.filter(token_hash=token_hash(owner_token)).exists():
+    tokens = [owner_token, *(seat_tokens or [])]
+    if StatsOptOut.objects.filter(token_hash__in=[token_hash(t) for t in tokens]).exists():
         return True
-    return Profile.objects.filter(player_token=owner_token, statistics=False).exists()
+    return Profile.objects.filter(player_token__in=tokens, statistics=False).exists()
+
+
+def kind_of(game: Any) -> str:
+    """practice, room, hotseat or rated."""
+    if str(game.owner).startswith("rated:"):
+        return "rated"
+    if any(entry.get("hotseat") for entry in game.seats):
+        return "hotseat"
+    if any(entry.get("player") for entry in game.seats):
+        return "room"
+    return "practice"
 
 
 def duration_bucket(seconds: float) -> str:
@@ -42,8 +58,12 @@ def duration_bucket(seconds: float) -> str:
     return "30m+"
 
 
-def record(game: Any, kind: str, user_ids: list[int] | None = None) -> bool:
-    if opted_out(str(game.owner), user_ids):
+def record(game: Any, kind: str | None = None, user_ids: list[int] | None = None) -> bool:
+    """Record the finished ``game`` (with its pages' tallies, client.py) unless someone at
+    it turned statistics off; the tallies are deleted either way."""
+    seat_tokens = [str(e["player"]) for e in game.seats if e.get("player")]
+    if opted_out(str(game.owner), user_ids, seat_tokens):
+        client.forget(game.id)
         return False
     record = game.record()
     rules = RuleSet.from_json(record["rules"])
@@ -59,7 +79,7 @@ def record(game: Any, kind: str, user_ids: list[int] | None = None) -> bool:
         if result and match.deal_round(no).first_leader == result[0]:
             first_leader_wins += 1
     SiteStat.objects.create(
-        kind=kind,
+        kind=kind or kind_of(game),
         preset=rules.preset_name,
         changed=sorted(k for k in record["rules"] if k != "preset"),
         players=game.players,
@@ -69,6 +89,7 @@ def record(game: Any, kind: str, user_ids: list[int] | None = None) -> bool:
         revolutions=revolutions,
         first_leader_wins=first_leader_wins,
         duration=duration_bucket((game.updated - game.created).total_seconds()),
+        **client.fold(game.id),
     )
     return True
 

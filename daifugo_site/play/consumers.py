@@ -55,6 +55,8 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
     viewer_held = False
     player: str | None = None
     table: Any = None
+    #: The seat whose statistics this page counts (a player's page), or None (a viewer).
+    stats_seat: int | None = None
 
     async def connect(self) -> None:
         """The guard set-up every game socket shares (the rated game's too): the language,
@@ -89,6 +91,7 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
         # The state may have moved on since the page was rendered: send it whole.
         await self.send_table()
         await self.joined()
+        await self.count_connection()
 
     async def admit(self) -> bool:
         """Who this page is (owner, a room seat, or a viewer within the game's cap); False
@@ -104,6 +107,7 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
         self.player = token if services.is_table_of_people(game) else None
         self.is_owner = seat is not None
         self.human_seat = seat if seat is not None else game.human_seat
+        self.stats_seat = seat
         self.table = None
         if services.is_table_of_people(game):
             from daifugo_site.rooms.socket import Table
@@ -118,6 +122,47 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
                 return False
             self.viewer_held = True
         return True
+
+    async def count_connection(self) -> None:
+        """A player's page (never a viewer's) counts for the anonymous statistics: its
+        connection (reconnects), browser and OS family (daifugo_site/accounts/client.py)."""
+        self.stats_on = False
+        self.reports = 0
+        self.last_report = 0.0
+        if self.stats_seat is None:
+            return
+        from daifugo_site.accounts import client
+
+        agent = dict(self.scope.get("headers") or []).get(b"user-agent", b"")
+        session = self.scope.get("session")
+        token = session.get(services.PLAYER_TOKEN_KEY) if session is not None else None
+        self.stats_on = await database_sync_to_async(client.connected)(
+            self.game_id,
+            self.stats_seat,
+            agent[: client.UA_MAX_CHARS].decode("latin-1"),
+            token,
+            self.scope.get("user"),
+        )
+
+    async def client_report(self, content: dict[str, Any]) -> None:
+        """The page's device class and rendering failures (accounts/client.py): bounded
+        per socket, and nothing for a viewer or a person whose statistics are off."""
+        from daifugo_site.accounts import client
+
+        report = client.parse_report(content)
+        if report is None:
+            await self.send_error("malformed")
+            return
+        now = time.monotonic()
+        if not getattr(self, "stats_on", False):
+            return
+        if self.reports >= client.REPORTS_PER_CONNECTION:
+            return
+        if now - self.last_report < client.REPORT_INTERVAL_S:
+            return
+        self.reports += 1
+        self.last_report = now
+        await database_sync_to_async(client.reported)(self.game_id, self.stats_seat, report)
 
     async def joined(self) -> None:
         """In the group with the whole table sent: presence, and the computers' turn."""
@@ -179,6 +224,9 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
             max_bytes=settings.PLAY_MAX_MESSAGE_BYTES,
             max_depth=settings.PLAY_MAX_MESSAGE_DEPTH,
         )
+        if content.get("action") == "client":
+            await self.client_report(content)
+            return
         if self.table is not None and await self.table.handle(self, content):
             return
         if not self.is_owner:

@@ -131,6 +131,7 @@ class RatedGameConsumer(GameConsumer):
         self.user = user
         self.is_owner = True
         self.human_seat = seat
+        self.stats_seat = seat
         return True
 
     async def joined(self) -> None:
@@ -184,6 +185,9 @@ class RatedGameConsumer(GameConsumer):
             max_bytes=settings.PLAY_MAX_MESSAGE_BYTES,
             max_depth=settings.PLAY_MAX_MESSAGE_DEPTH,
         )
+        if content.get("action") == "client":
+            await self.client_report(content)
+            return
         if content.get("action") == "resign":
             done = await database_sync_to_async(services.resign)(self.game_id, self.user)
             if done:
