@@ -173,3 +173,71 @@ async def test_a_switched_off_browser_sends_and_records_nothing() -> None:
     assert not await database_sync_to_async(ClientTally.objects.exists)()
     await database_sync_to_async(play_to_end)(game.id)
     assert not await database_sync_to_async(SiteStat.objects.exists)()
+
+
+# -- the switch on every play page --------------------------------------------------------
+
+
+def switch_in(page: str) -> bool:
+    return 'type="checkbox" id="stats-switch" name="statistics" data-testid="stats-switch"' in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", ["zh-hans", "ja"])
+def test_the_switch_is_on_every_play_page(lang: str) -> None:
+    from django.test import Client
+
+    from tests.daifugo_site.rated.conftest import account
+    from tests.daifugo_site.rooms.conftest import seated_room
+    from tests.daifugo_site.rooms.test_hotseat import hotseat_game
+
+    def page(key: str, path: str) -> str:
+        browser = Client()
+        browser.cookies["sessionid"] = key
+        response = browser.get(path)
+        assert response.status_code == 200, path
+        return response.content.decode()
+
+    game, key = make_game(players=3, rounds=1)
+    assert switch_in(page(key, f"/{lang}/play/{game.id}/"))  # practice
+    _room, room_game, sessions = seated_room(2, players=3, rounds=1)
+    assert room_game is not None
+    assert switch_in(page(sessions[1][0], f"/{lang}/play/{room_game.id}/"))  # room
+    hot_id, hot_key = hotseat_game()
+    assert switch_in(page(hot_key, f"/{lang}/play/{hot_id}/"))  # hotseat
+    from daifugo_site.rated.services import create_rated_game
+
+    (a, key_a), (b, _) = account("a@example.com"), account("b@example.com")
+    rated = create_rated_game(a, b)
+    assert switch_in(page(key_a, f"/{lang}/rated/{rated.game_id}/"))  # rated
+    profile = page(key_a, f"/{lang}/accounts/profile/")
+    assert 'data-testid="stats-switch"' in profile
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("off", [False, True])
+def test_one_room_player_switched_off_keeps_the_room_game_out(off: bool) -> None:
+    from tests.daifugo_site.rooms.conftest import seated_room
+
+    _room, game, sessions = seated_room(2, players=3, rounds=1)
+    assert game is not None
+    if off:
+        StatsOptOut.objects.create(token_hash=sitestats.token_hash(sessions[1][1]))
+    play_to_end(game.id)
+    kinds = list(SiteStat.objects.values_list("kind", flat=True))
+    assert kinds == ([] if off else ["room"])
+
+
+@pytest.mark.django_db
+def test_a_rated_player_switched_off_keeps_the_rated_game_out() -> None:
+    from daifugo_site.accounts.models import Profile
+    from daifugo_site.accounts.signals import profile_for
+    from daifugo_site.rated import services as rated_services
+    from tests.daifugo_site.rated.conftest import account
+
+    (a, _), (b, _) = account("a@example.com"), account("b@example.com")
+    profile_for(b)
+    Profile.objects.filter(user=b).update(statistics=False)
+    rated = rated_services.create_rated_game(a, b)
+    assert rated_services.resign(rated.game_id, a)
+    assert not SiteStat.objects.exists()
