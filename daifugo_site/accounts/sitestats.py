@@ -8,10 +8,13 @@ address). ``manage.py purge`` deletes rows older than ``PURGE_SITE_STATS_DAYS`` 
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 from typing import Any
 
-from django.db.models import Avg, Count, Sum
+from django.conf import settings
+from django.db.models import Avg, Count, Q, Sum
+from django.utils import timezone
 
 from rules_engine import RuleSet
 from rules_engine.effects import REVOLUTION
@@ -21,6 +24,8 @@ from .models import Profile, SiteStat, StatsOptOut
 from .stats import final_match, steps
 
 DURATION_BUCKETS = ((5 * 60, "<5m"), (15 * 60, "5-15m"), (30 * 60, "15-30m"))
+DURATIONS = ("<5m", "5-15m", "15-30m", "30m+")
+KINDS = ("practice", "room", "hotseat", "rated")
 
 
 def token_hash(token: str) -> str:
@@ -94,16 +99,36 @@ def record(game: Any, kind: str | None = None, user_ids: list[int] | None = None
     return True
 
 
+def recent() -> Any:
+    """The rows of the last ``PURGE_SITE_STATS_DAYS`` days (what the page says it shows,
+    whether or not the purge ran lately)."""
+    days = int(getattr(settings, "PURGE_SITE_STATS_DAYS", 0)) or 30
+    return SiteStat.objects.filter(created__gte=timezone.now() - datetime.timedelta(days=days))
+
+
+def percent(part: float, whole: float) -> int:
+    """``part`` of ``whole`` in whole percent (0 of nothing).
+
+    >>> percent(1, 3)
+    33
+    >>> percent(1, 0)
+    0
+    """
+    return round(100 * part / whole) if whole else 0
+
+
 def aggregates() -> list[dict[str, Any]]:
-    """Per preset: games, how often the first leader finishes first, revolutions per
-    game, average moves per game."""
+    """Per preset: games, how often the first leader finishes first (of rounds), how
+    often a game has a revolution, revolutions per game, average moves and rounds."""
     rows = (
-        SiteStat.objects.values("preset")
+        recent()
+        .values("preset")
         .annotate(
             games=Count("id"),
-            rounds=Sum("rounds"),
+            total_rounds=Sum("rounds"),
             leader=Sum("first_leader_wins"),
-            revolutions=Sum("revolutions"),
+            total_revolutions=Sum("revolutions"),
+            with_revolution=Count("id", filter=Q(revolutions__gt=0)),
             moves=Avg("moves"),
         )
         .order_by("preset")
@@ -114,9 +139,21 @@ def aggregates() -> list[dict[str, Any]]:
             {
                 "preset": r["preset"],
                 "games": r["games"],
-                "leader_rate": round(100 * (r["leader"] or 0) / r["rounds"]) if r["rounds"] else 0,
-                "revolutions": round((r["revolutions"] or 0) / r["games"], 2),
+                "leader_rate": percent(r["leader"] or 0, r["total_rounds"] or 0),
+                "revolution_rate": percent(r["with_revolution"], r["games"]),
+                "revolutions": round((r["total_revolutions"] or 0) / r["games"], 2),
                 "moves": round(r["moves"] or 0),
+                "rounds": round((r["total_rounds"] or 0) / r["games"], 1),
             }
         )
     return out
+
+
+def shares(field: str, order: tuple[str, ...]) -> list[dict[str, Any]]:
+    """How the recent games divide by ``field`` (kind, duration), in ``order``."""
+    counts = {r[field]: r["n"] for r in recent().values(field).annotate(n=Count("id"))}
+    total = sum(counts.values())
+    return [
+        {"key": key, "games": counts.get(key, 0), "share": percent(counts.get(key, 0), total)}
+        for key in order
+    ]
