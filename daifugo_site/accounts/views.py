@@ -86,9 +86,9 @@ def viewer_seat(request: HttpRequest, game: Game) -> int | None:
     if rated is not None:
         user = request.user
         return rated.seat_of(user.pk) if user.is_authenticated else None
-    if request.session.get(play.PLAYER_TOKEN_KEY) == game.owner:
-        return game.human_seat
-    return None
+    token = request.session.get(play.PLAYER_TOKEN_KEY)
+    # A practice game's browser, or a room player's own seat (play.seat_of knows both).
+    return play.seat_of(game, token) if token else None
 
 
 @require_safe
