@@ -120,6 +120,18 @@ def test_two_browsers_play_a_rated_game_to_the_end(
     won = [p for p in pages if "你赢了" in p.locator('[data-testid="rated-result"]').inner_text()]
     lost = [p for p in pages if "你输了" in p.locator('[data-testid="rated-result"]').inner_text()]
     assert len(won) == 1 and len(lost) == 1
+    # The pages' reports reached the game's anonymous statistics: one device per seat.
+    out = daphne_server.manage(
+        "shell",
+        "-c",
+        "import json; from daifugo_site.accounts.models import SiteStat; "
+        "print(json.dumps(SiteStat.objects.filter(kind='rated').latest('id').devices))",
+    )
+    devices = json.loads(out.stdout.strip().splitlines()[-1])
+    assert len(devices) == 2
+    for device in devices:
+        assert device["phone"] is False and device["browser"] == "chrome"
+        assert device["memory"] in ("<2", "2", "4", "8+") and device["cores"]
     (win_mu, win_sigma), (lose_mu, lose_sigma) = rate_1v1((1500.0, 350.0), (1500.0, 350.0))
     for page, mu, sigma in ((won[0], win_mu, win_sigma), (lost[0], lose_mu, lose_sigma)):
         page.goto(f"{url}/zh-hans/accounts/profile/")
