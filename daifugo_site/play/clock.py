@@ -136,11 +136,12 @@ def charge(
     Called by ``services.apply_action`` with the state the move applies to and the time
     it writes as ``Game.updated``; the compare-and-swap on the version makes it exact."""
     seat = action.seat
-    if seat is None or seat not in seats_to_act(game, match) or game.updated is None:
+    # The cheap checks first: most games have no clock, and most clocks no reserve.
+    seconds = limit(game, seat) if seat is not None else None
+    if seat is None or seconds is None or game.updated is None:
         return None
-    seconds = limit(game, seat)
     left = reserve_left(game, seat)
-    if seconds is None or left <= 0:
+    if left <= 0 or seat not in seats_to_act(game, match):
         return None
     over = (now - game.updated).total_seconds() - seconds
     if over <= 0:
