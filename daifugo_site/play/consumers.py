@@ -55,8 +55,12 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
     viewer_held = False
     player: str | None = None
     table: Any = None
-    #: The seat whose statistics this page counts (a player's page), or None (a viewer).
+    #: The seat whose statistics this page counts (a player's page), or None (a viewer);
+    #: whether it counts (the person's switch), and its reports so far (bounded).
     stats_seat: int | None = None
+    stats_on = False
+    reports = 0
+    last_report = 0.0
 
     async def connect(self) -> None:
         """The guard set-up every game socket shares (the rated game's too): the language,
@@ -126,9 +130,6 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
     async def count_connection(self) -> None:
         """A player's page (never a viewer's) counts for the anonymous statistics: its
         connection (reconnects), browser and OS family (daifugo_site/accounts/client.py)."""
-        self.stats_on = False
-        self.reports = 0
-        self.last_report = 0.0
         if self.stats_seat is None:
             return
         from daifugo_site.accounts import client
@@ -136,13 +137,16 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
         agent = dict(self.scope.get("headers") or []).get(b"user-agent", b"")
         session = self.scope.get("session")
         token = session.get(services.PLAYER_TOKEN_KEY) if session is not None else None
-        self.stats_on = await database_sync_to_async(client.connected)(
-            self.game_id,
-            self.stats_seat,
-            agent[: client.UA_MAX_CHARS].decode("latin-1"),
-            token,
-            self.scope.get("user"),
-        )
+        try:
+            self.stats_on = await database_sync_to_async(client.connected)(
+                self.game_id,
+                self.stats_seat,
+                agent[: client.UA_MAX_CHARS].decode("latin-1"),
+                token,
+                self.scope.get("user"),
+            )
+        except Exception:  # noqa: BLE001 - a statistic never costs a player the table
+            log.exception("statistics of a page of game %s not counted", self.game_id)
 
     async def client_report(self, content: dict[str, Any]) -> None:
         """The page's device class and rendering failures (accounts/client.py): bounded
@@ -154,7 +158,7 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
             await self.send_error("malformed")
             return
         now = time.monotonic()
-        if not getattr(self, "stats_on", False):
+        if not self.stats_on:
             return
         if self.reports >= client.REPORTS_PER_CONNECTION:
             return
