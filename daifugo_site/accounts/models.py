@@ -83,6 +83,13 @@ class SiteStat(models.Model):
     # Rounds whose first leader finished first, of all rounds played.
     first_leader_wins = models.PositiveSmallIntegerField()
     duration = models.CharField(max_length=10)  # a bucket: "<5m", "5-15m", "15-30m", "30m+"
+    # From the players' pages (daifugo_site/accounts/client.py): how often a page's socket
+    # connected again, how many rendering failures the pages reported, and each page's
+    # device class: {"phone": bool, "memory": bucket, "cores": bucket, "browser": family,
+    # "os": family} (at most one per seat; no version, no exact figure).
+    reconnects = models.PositiveIntegerField(default=0)
+    render_failures = models.PositiveIntegerField(default=0)
+    devices = models.JSONField(default=list)
 
     def __str__(self) -> str:
         return f"{self.kind} {self.preset} {self.players}p"
@@ -96,3 +103,29 @@ class StatsOptOut(models.Model):
 
     def __str__(self) -> str:
         return self.token_hash[:8]
+
+
+class ClientTally(models.Model):
+    """What one player's pages of a game in progress told the server, until the game ends
+    and it is folded into its :class:`SiteStat` (then deleted; ``manage.py purge`` deletes
+    those of games that never ended). One row per (game, seat), so bounded by the seats;
+    only for a person whose statistics are on. No token, account, address or version."""
+
+    game_id = models.CharField(max_length=16)
+    seat = models.PositiveSmallIntegerField()
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+    connects = models.PositiveIntegerField(default=0)
+    failures = models.PositiveIntegerField(default=0)
+    phone = models.BooleanField(null=True)
+    memory = models.CharField(max_length=8, blank=True)
+    cores = models.CharField(max_length=8, blank=True)
+    browser = models.CharField(max_length=16, blank=True)
+    os = models.CharField(max_length=16, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game_id", "seat"], name="accounts_tally_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}:{self.seat}"

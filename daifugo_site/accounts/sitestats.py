@@ -8,31 +8,52 @@ address). ``manage.py purge`` deletes rows older than ``PURGE_SITE_STATS_DAYS`` 
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 from typing import Any
 
-from django.db.models import Avg, Count, Sum
+from django.conf import settings
+from django.db.models import Avg, Count, Q, Sum
+from django.utils import timezone
 
 from rules_engine import RuleSet
 from rules_engine.effects import REVOLUTION
 
+from . import client
 from .models import Profile, SiteStat, StatsOptOut
 from .stats import final_match, steps
 
 DURATION_BUCKETS = ((5 * 60, "<5m"), (15 * 60, "5-15m"), (30 * 60, "15-30m"))
+DURATIONS = ("<5m", "5-15m", "15-30m", "30m+")
+KINDS = ("practice", "room", "hotseat", "rated")
 
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def opted_out(owner_token: str, user_ids: list[int] | None = None) -> bool:
-    """Whether this game's browser (practice) or any of its accounts turned statistics off."""
+def opted_out(
+    owner_token: str, user_ids: list[int] | None = None, seat_tokens: list[str] | None = None
+) -> bool:
+    """Whether this game's browser (practice), any of its room players' browsers, or any
+    of its accounts turned statistics off: one person's "off" keeps the whole game out."""
     if user_ids:
         return Profile.objects.filter(user_id__in=user_ids, statistics=False).exists()
-    if StatsOptOut.objects.filter(token_hash=token_hash(owner_token)).exists():
+    tokens = [owner_token, *(seat_tokens or [])]
+    if StatsOptOut.objects.filter(token_hash__in=[token_hash(t) for t in tokens]).exists():
         return True
-    return Profile.objects.filter(player_token=owner_token, statistics=False).exists()
+    return Profile.objects.filter(player_token__in=tokens, statistics=False).exists()
+
+
+def kind_of(game: Any) -> str:
+    """practice, room, hotseat or rated."""
+    if str(game.owner).startswith("rated:"):
+        return "rated"
+    if any(entry.get("hotseat") for entry in game.seats):
+        return "hotseat"
+    if any(entry.get("player") for entry in game.seats):
+        return "room"
+    return "practice"
 
 
 def duration_bucket(seconds: float) -> str:
@@ -42,8 +63,12 @@ def duration_bucket(seconds: float) -> str:
     return "30m+"
 
 
-def record(game: Any, kind: str, user_ids: list[int] | None = None) -> bool:
-    if opted_out(str(game.owner), user_ids):
+def record(game: Any, kind: str | None = None, user_ids: list[int] | None = None) -> bool:
+    """Record the finished ``game`` (with its pages' tallies, client.py) unless someone at
+    it turned statistics off; the tallies are deleted either way."""
+    seat_tokens = [str(e["player"]) for e in game.seats if e.get("player")]
+    if opted_out(str(game.owner), user_ids, seat_tokens):
+        client.forget(game.id)
         return False
     record = game.record()
     rules = RuleSet.from_json(record["rules"])
@@ -59,7 +84,7 @@ def record(game: Any, kind: str, user_ids: list[int] | None = None) -> bool:
         if result and match.deal_round(no).first_leader == result[0]:
             first_leader_wins += 1
     SiteStat.objects.create(
-        kind=kind,
+        kind=kind or kind_of(game),
         preset=rules.preset_name,
         changed=sorted(k for k in record["rules"] if k != "preset"),
         players=game.players,
@@ -69,20 +94,41 @@ def record(game: Any, kind: str, user_ids: list[int] | None = None) -> bool:
         revolutions=revolutions,
         first_leader_wins=first_leader_wins,
         duration=duration_bucket((game.updated - game.created).total_seconds()),
+        **client.fold(game.id),
     )
     return True
 
 
+def recent() -> Any:
+    """The rows of the last ``PURGE_SITE_STATS_DAYS`` days (what the page says it shows,
+    whether or not the purge ran lately)."""
+    days = int(getattr(settings, "PURGE_SITE_STATS_DAYS", 0)) or 30
+    return SiteStat.objects.filter(created__gte=timezone.now() - datetime.timedelta(days=days))
+
+
+def percent(part: float, whole: float) -> int:
+    """``part`` of ``whole`` in whole percent (0 of nothing).
+
+    >>> percent(1, 3)
+    33
+    >>> percent(1, 0)
+    0
+    """
+    return round(100 * part / whole) if whole else 0
+
+
 def aggregates() -> list[dict[str, Any]]:
-    """Per preset: games, how often the first leader finishes first, revolutions per
-    game, average moves per game."""
+    """Per preset: games, how often the first leader finishes first (of rounds), how
+    often a game has a revolution, revolutions per game, average moves and rounds."""
     rows = (
-        SiteStat.objects.values("preset")
+        recent()
+        .values("preset")
         .annotate(
             games=Count("id"),
-            rounds=Sum("rounds"),
+            total_rounds=Sum("rounds"),
             leader=Sum("first_leader_wins"),
-            revolutions=Sum("revolutions"),
+            total_revolutions=Sum("revolutions"),
+            with_revolution=Count("id", filter=Q(revolutions__gt=0)),
             moves=Avg("moves"),
         )
         .order_by("preset")
@@ -93,9 +139,21 @@ def aggregates() -> list[dict[str, Any]]:
             {
                 "preset": r["preset"],
                 "games": r["games"],
-                "leader_rate": round(100 * (r["leader"] or 0) / r["rounds"]) if r["rounds"] else 0,
-                "revolutions": round((r["revolutions"] or 0) / r["games"], 2),
+                "leader_rate": percent(r["leader"] or 0, r["total_rounds"] or 0),
+                "revolution_rate": percent(r["with_revolution"], r["games"]),
+                "revolutions": round((r["total_revolutions"] or 0) / r["games"], 2),
                 "moves": round(r["moves"] or 0),
+                "rounds": round((r["total_rounds"] or 0) / r["games"], 1),
             }
         )
     return out
+
+
+def shares(field: str, order: tuple[str, ...]) -> list[dict[str, Any]]:
+    """How the recent games divide by ``field`` (kind, duration), in ``order``."""
+    counts = {r[field]: r["n"] for r in recent().values(field).annotate(n=Count("id"))}
+    total = sum(counts.values())
+    return [
+        {"key": key, "games": counts.get(key, 0), "share": percent(counts.get(key, 0), total)}
+        for key in order
+    ]

@@ -104,7 +104,7 @@ def record_finished_game(game: Any, match: Match) -> None:
                 )
             from . import sitestats
 
-            sitestats.record(game, "practice")
+            sitestats.record(game)
     except Exception:
         log.exception("statistics of game %s were not recorded", game.id)
 

@@ -12,6 +12,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from daifugo_site.play import services as play
@@ -84,9 +86,9 @@ def viewer_seat(request: HttpRequest, game: Game) -> int | None:
     if rated is not None:
         user = request.user
         return rated.seat_of(user.pk) if user.is_authenticated else None
-    if request.session.get(play.PLAYER_TOKEN_KEY) == game.owner:
-        return game.human_seat
-    return None
+    token = request.session.get(play.PLAYER_TOKEN_KEY)
+    # A practice game's browser, or a room player's own seat (play.seat_of knows both).
+    return play.seat_of(game, token) if token else None
 
 
 @require_safe
@@ -158,11 +160,41 @@ def statistics_switch(request: HttpRequest) -> HttpResponse:
     return redirect(back)
 
 
+#: Names of what the statistics page lists, in both languages.
+KIND_LABELS = {
+    "practice": pgettext_lazy("game kind", "Practice games"),
+    "room": pgettext_lazy("game kind", "Rooms"),
+    "hotseat": pgettext_lazy("game kind", "One shared device"),
+    "rated": pgettext_lazy("game kind", "Rated 1v1"),
+}
+DURATION_LABELS = {
+    "<5m": _("Under 5 minutes"),
+    "5-15m": _("5 to 15 minutes"),
+    "15-30m": _("15 to 30 minutes"),
+    "30m+": _("Over 30 minutes"),
+}
+
+
 @require_safe
 def site_statistics(request: HttpRequest) -> HttpResponse:
+    """Public aggregates as bar charts (SVG drawn server-side, each figure also written
+    out in the table, so the charts need no script and read aloud as numbers)."""
+    from daifugo_site.play.forms import PRESET_LABELS
+
     rows = sitestats.aggregates()
     top = max([r["moves"] for r in rows] + [1])
     for r in rows:
+        r["label"] = PRESET_LABELS.get(r["preset"], r["preset"])
         r["moves_width"] = round(200 * r["moves"] / top)
         r["leader_width"] = 2 * r["leader_rate"]
-    return render(request, "accounts/statistics.html", {"rows": rows})
+        r["revolution_width"] = 2 * r["revolution_rate"]
+    kinds = sitestats.shares("kind", sitestats.KINDS)
+    durations = sitestats.shares("duration", sitestats.DURATIONS)
+    for line in kinds:
+        line["label"] = KIND_LABELS[line["key"]]
+    for line in durations:
+        line["label"] = DURATION_LABELS[line["key"]]
+    for line in kinds + durations:
+        line["width"] = 2 * line["share"]
+    context = {"rows": rows, "kinds": kinds, "durations": durations}
+    return render(request, "accounts/statistics.html", context)

@@ -54,8 +54,17 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
     viewer_held = False
     player: str | None = None
     table: Any = None
+    #: The seat whose statistics this page counts (a player's page), or None (a viewer);
+    #: whether it counts (the person's switch), and its reports so far (bounded).
+    stats_seat: int | None = None
+    stats_on = False
+    reports = 0
+    last_report = 0.0
 
     async def connect(self) -> None:
+        """The guard set-up every game socket shares (the rated game's too): the language,
+        the counts, :meth:`admit` (who this page is), then the limits, the group and the
+        whole table, and :meth:`joined`."""
         kwargs = self.scope["url_route"]["kwargs"]
         self.lang = kwargs["lang"]
         self.game_id = kwargs["game_id"]
@@ -68,30 +77,8 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
         if refusal is not None:
             await self.refuse(refusal)
             return
-        game = await asyncdb.call(services.get_game, self.game_id)
-        if game is None:
-            await self.close(code=CLOSE_NO_GAME)
+        if not await self.admit():
             return
-        session = self.scope.get("session")
-        token = session.get(services.PLAYER_TOKEN_KEY) if session is not None else None
-        # A room table (daifugo_site/rooms): each person acts for their own seat.
-        seat = services.seat_of(game, token) if token else None
-        self.player = token if services.is_table_of_people(game) else None
-        self.is_owner = seat is not None
-        self.human_seat = seat if seat is not None else game.human_seat
-        self.table = None
-        if services.is_table_of_people(game):
-            from daifugo_site.rooms.socket import Table
-
-            self.table = Table(game, seat, token)
-            if self.table.hotseat:
-                self.is_owner = False  # the curtain first: no hand until "show my hand"
-        if not self.is_owner:
-            # The owner's own pages always get in; watchers share a cap per game.
-            if not limits.acquire("viewers", self.game_id, settings.PLAY_MAX_VIEWERS_PER_GAME):
-                await self.refuse("viewers_full")
-                return
-            self.viewer_held = True
         # What this page shows already (fragment keys, and the version they are of):
         # pushes send only what changed.
         self.sent: dict[str, Any] | None = None
@@ -106,6 +93,83 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
         await self.channel_layer.group_add(services.group_name(self.game_id), self.channel_name)
         # The state may have moved on since the page was rendered: send it whole.
         await self.send_table()
+        await self.joined()
+        await self.count_connection()
+
+    async def admit(self) -> bool:
+        """Who this page is (owner, a room seat, or a viewer within the game's cap); False
+        when it was closed instead."""
+        game = await asyncdb.call(services.get_game, self.game_id)
+        if game is None:
+            await self.close(code=CLOSE_NO_GAME)
+            return False
+        session = self.scope.get("session")
+        token = session.get(services.PLAYER_TOKEN_KEY) if session is not None else None
+        # A room table (daifugo_site/rooms): each person acts for their own seat.
+        seat = services.seat_of(game, token) if token else None
+        self.player = token if services.is_table_of_people(game) else None
+        self.is_owner = seat is not None
+        self.human_seat = seat if seat is not None else game.human_seat
+        self.stats_seat = seat
+        self.table = None
+        if services.is_table_of_people(game):
+            from daifugo_site.rooms.socket import Table
+
+            self.table = Table(game, seat, token)
+            if self.table.hotseat:
+                self.is_owner = False  # the curtain first: no hand until "show my hand"
+        if not self.is_owner:
+            # The owner's own pages always get in; watchers share a cap per game.
+            if not limits.acquire("viewers", self.game_id, settings.PLAY_MAX_VIEWERS_PER_GAME):
+                await self.refuse("viewers_full")
+                return False
+            self.viewer_held = True
+        return True
+
+    async def count_connection(self) -> None:
+        """A player's page (never a viewer's) counts for the anonymous statistics: its
+        connection (reconnects), browser and OS family (daifugo_site/accounts/client.py)."""
+        if self.stats_seat is None:
+            return
+        from daifugo_site.accounts import client
+
+        agent = dict(self.scope.get("headers") or []).get(b"user-agent", b"")
+        session = self.scope.get("session")
+        token = session.get(services.PLAYER_TOKEN_KEY) if session is not None else None
+        try:
+            self.stats_on = await asyncdb.call(
+                client.connected,
+                self.game_id,
+                self.stats_seat,
+                agent[: client.UA_MAX_CHARS].decode("latin-1"),
+                token,
+                self.scope.get("user"),
+            )
+        except Exception:  # noqa: BLE001 - a statistic never costs a player the table
+            log.exception("statistics of a page of game %s not counted", self.game_id)
+
+    async def client_report(self, content: dict[str, Any]) -> None:
+        """The page's device class and rendering failures (accounts/client.py): bounded
+        per socket, and nothing for a viewer or a person whose statistics are off."""
+        from daifugo_site.accounts import client
+
+        report = client.parse_report(content)
+        if report is None:
+            await self.send_error("malformed")
+            return
+        now = time.monotonic()
+        if not self.stats_on:
+            return
+        if self.reports >= client.REPORTS_PER_CONNECTION:
+            return
+        if now - self.last_report < client.REPORT_INTERVAL_S:
+            return
+        self.reports += 1
+        self.last_report = now
+        await asyncdb.call(client.reported, self.game_id, self.stats_seat, report)
+
+    async def joined(self) -> None:
+        """In the group with the whole table sent: presence, and the computers' turn."""
         if self.table is not None:
             await self.table.connected(self)
         services.ensure_driver(self.game_id)
@@ -164,6 +228,9 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
             max_bytes=settings.PLAY_MAX_MESSAGE_BYTES,
             max_depth=settings.PLAY_MAX_MESSAGE_DEPTH,
         )
+        if content.get("action") == "client":
+            await self.client_report(content)
+            return
         if self.table is not None and await self.table.handle(self, content):
             return
         if not self.is_owner:

@@ -92,8 +92,10 @@ def learn(game_id: str, version: int, news: dict[str, Any] | None) -> None:
     pushed move on this before (issue 12)."""
     if not news:
         return
-    data, updated = news.get("action"), news.get("updated")
+    data, updated, seats = news.get("action"), news.get("updated"), news.get("seats")
     if not isinstance(data, dict) or not isinstance(updated, str):
+        return
+    if not isinstance(seats, list) or not all(isinstance(entry, dict) for entry in seats):
         return
     with _CACHE_LOCK:
         found = _CACHE.get(game_id)
@@ -110,13 +112,22 @@ def learn(game_id: str, version: int, news: dict[str, Any] | None) -> None:
         # Cannot happen for a committed action; the next read goes to the database.
         log.error("broadcast action of game %s refused here: %s", game_id, out.reason)
         return
-    _remember(_successor(game, data, out, when), out)
+    _remember(_successor(game, data, out, when, seats), out)
 
 
-def _successor(game: Game, data: dict[str, Any], out: Match, updated: datetime) -> Game:
+def _successor(
+    game: Game,
+    data: dict[str, Any],
+    out: Match,
+    updated: datetime,
+    seats: list[dict[str, Any]] | None = None,
+) -> Game:
     """The row ``game`` becomes once ``data`` (giving ``out``) is appended: the fields
-    :func:`apply_action` writes, and only those."""
+    :func:`apply_action` writes, and only those (``seats`` when the move charged a clock
+    reserve)."""
     new = Game(**{f.attname: getattr(game, f.attname) for f in Game._meta.concrete_fields})
+    if seats is not None:
+        new.seats = seats
     new.actions = [*game.actions, data]
     new.version = game.version + 1
     new.scores = list(out.scores)
@@ -131,7 +142,8 @@ def news_of(game_id: str, version: int) -> dict[str, Any] | None:
     if found is None or found[0].version != version or not found[0].actions:
         return None
     game = found[0]
-    return {"action": game.actions[-1], "updated": game.updated.isoformat()}
+    # The seats too: a move may charge its seat's clock reserve (clock.charge).
+    return {"action": game.actions[-1], "updated": game.updated.isoformat(), "seats": game.seats}
 
 
 def cached(game_id: str, min_version: int) -> tuple[Game, Match] | None:
@@ -259,7 +271,12 @@ def apply_action(
     out = match.apply(action)
     if isinstance(out, Refusal):
         return Outcome(False, out.reason, game.version)
-    new = _successor(game, action.to_json(), out, timezone.now())
+    now = timezone.now()
+    # What the move took of its seat's clock reserve (clock.py), written with the move.
+    from . import clock
+
+    charged = clock.charge(game, match, action, now)
+    new = _successor(game, action.to_json(), out, now, seats=charged)
     # One UPDATE ... WHERE version = old: it fails when anyone else appended first.
     with transaction.atomic():
         # status: a game ended without a move (a rated game's resignation) takes no more.
@@ -271,6 +288,7 @@ def apply_action(
             scores=new.scores,
             status=new.status,
             updated=new.updated,
+            **({"seats": charged} if charged is not None else {}),
         )
         if written and out.over:
             # In the same transaction as the move that ends the game: what a hook writes

@@ -111,46 +111,32 @@ class RatedGameConsumer(GameConsumer):
     seat: int | None = None
     present_held = False
 
-    async def connect(self) -> None:
-        kwargs = self.scope["url_route"]["kwargs"]
-        self.lang = kwargs["lang"]
-        self.game_id = kwargs["game_id"]
-        await self.accept()
-        if self.lang not in dict(settings.LANGUAGES):
-            await self.close(code=CLOSE_UNKNOWN_LANGUAGE)
-            return
-        refusal = self.hold_sockets()
-        if refusal is not None:
-            await self.refuse(refusal)
-            return
+    async def admit(self) -> bool:
+        """Only the two signed-in players, each for their own seat (the shared guard
+        set-up is GameConsumer.connect)."""
         user = await _user(self.scope)
         if user is None:
             await self.close(code=CLOSE_NOT_SIGNED_IN)
-            return
+            return False
         loaded = await database_sync_to_async(services.load)(self.game_id)
         if loaded is None:
             await self.close(code=CLOSE_NO_GAME)
-            return
+            return False
         seat = loaded[0].seat_of(user.pk)
         if seat is None:
             # Others see a rated game only as its replay, once it is over.
             await self.close(code=CLOSE_NOT_A_PLAYER)
-            return
+            return False
         self.seat = seat
         self.user = user
         self.is_owner = True
         self.human_seat = seat
-        self.sent: dict[str, Any] | None = None
-        self.sent_version: int | None = None
-        self.bucket = limits.TokenBucket(
-            settings.PLAY_MESSAGES_PER_SECOND, settings.PLAY_MESSAGE_BURST
-        )
-        self.last_flood_notice = 0.0
-        self.in_group = True
-        await self.channel_layer.group_add(play.group_name(self.game_id), self.channel_name)
+        self.stats_seat = seat
+        return True
+
+    async def joined(self) -> None:
         self.present_held = True
         await self._presence(+1)
-        await self.send_table()
         # The turn clock's wake-up for the turn now running (the first one has no move
         # before it to set it; after a restart, none is set in this process).
         found = play.cached(self.game_id, 0)
@@ -199,6 +185,9 @@ class RatedGameConsumer(GameConsumer):
             max_bytes=settings.PLAY_MAX_MESSAGE_BYTES,
             max_depth=settings.PLAY_MAX_MESSAGE_DEPTH,
         )
+        if content.get("action") == "client":
+            await self.client_report(content)
+            return
         if content.get("action") == "resign":
             done = await database_sync_to_async(services.resign)(self.game_id, self.user)
             if done:

@@ -33,10 +33,20 @@ def seat_view(game: Game, match: Match, seat: int) -> TableView:
     return table_view(mine, match, is_owner=True)
 
 
+def reserve_now(game: Game, seat: int, to_act: int, left: float | None) -> int:
+    """What is left of ``seat``'s reserve now: the stored rest, less what the running
+    turn has taken of it (``left``: the turn's seconds left, reserve included)."""
+    rest = clock.reserve_left(game, seat)
+    if seat == to_act and left is not None:
+        rest = min(rest, left)
+    return round(rest)
+
+
 def context_for(rated: RatedGame, game: Game, match: Match, seat: int) -> dict[str, Any]:
     view = seat_view(game, match, seat)
     live = rated.status == RatedGame.Status.PLAYING and not match.over
     left = clock.remaining(game, match) if live else None
+    to_act = match.round.to_act
     changes = {c.user_id: c for c in RatingChange.objects.filter(game=rated).select_related("user")}
     mine = changes.get(rated.user_id_at(seat))
     return {
@@ -45,6 +55,13 @@ def context_for(rated: RatedGame, game: Game, match: Match, seat: int) -> dict[s
         "seat": seat,
         "clock_seconds": round(left) if left is not None else None,
         "deadline": clock.deadline(game, match) if live else None,
+        # The move's own limit, then the reserve (both shown, both pages count them down).
+        "move_deadline": clock.move_deadline(game, match) if live else None,
+        "move_seconds_left": round(max(0.0, left - clock.reserve_left(game, to_act)))
+        if left is not None
+        else None,
+        "reserve_mine": reserve_now(game, seat, to_act, left),
+        "reserve_theirs": reserve_now(game, 1 - seat, to_act, left),
         "your_clock": live and match.round.to_act == seat,
         "won": rated.winner == seat if rated.winner is not None else None,
         "change": mine,
@@ -56,7 +73,13 @@ def context_for(rated: RatedGame, game: Game, match: Match, seat: int) -> dict[s
 def rated_keys(context: dict[str, Any]) -> dict[str, Any]:
     keys = fragment_keys(context["view"])
     rated = context["rated"]
-    keys["clock"] = (context["deadline"], context["your_clock"], rated.status)
+    keys["clock"] = (
+        context["deadline"],
+        context["your_clock"],
+        rated.status,
+        context["reserve_mine"],
+        context["reserve_theirs"],
+    )
     keys["rated_result"] = (rated.status, rated.winner, rated.end, context["delta"])
     return keys
 

@@ -2,12 +2,13 @@
 
 Every move goes through ``play.services.submit`` / ``apply_action`` (the engine, a
 compare-and-swap on the log's version). Each seat has the shared turn clock
-(play/clock.py, RATED_MOVE_SECONDS a move): when it runs out the computer plays that
-turn for the seat. The move that ends the game runs :func:`on_game_finished` inside its
-own transaction (``services.FINISH_HOOKS``), so the result and both ratings are written
-with the end or not at all. Resignation and absence end the game without a move; all
-three go through :func:`finish`, whose guard (an UPDATE ... WHERE status = playing) lets
-exactly one ending win: a result is written once.
+(play/clock.py, RATED_MOVE_SECONDS a move, then a reserve of RATED_RESERVE_SECONDS for
+the whole game): when both run out the computer plays that turn for the seat. The move
+that ends the game runs :func:`on_game_finished` inside its own transaction
+(``services.FINISH_HOOKS``), so the result and both ratings are written with the end or
+not at all. Resignation and absence end the game without a move; all three go through
+:func:`finish`, whose guard (an UPDATE ... WHERE status = playing) lets exactly one
+ending win: a result is written once.
 """
 
 from __future__ import annotations
@@ -148,7 +149,7 @@ def create_rated_game(user0: Any, user1: Any) -> RatedGame:
         rules=rules.to_json(),
         players=2,
         rounds=1,
-        seats=clock.with_clock(seats, settings.RATED_MOVE_SECONDS),
+        seats=clock.with_clock(seats, settings.RATED_MOVE_SECONDS, settings.RATED_RESERVE_SECONDS),
         human_seat=0,
         delay_ms=0,
     )

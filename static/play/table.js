@@ -258,3 +258,36 @@
     start();
   }
 })();
+
+// Anonymous statistics (daifugo_site/accounts/client.py): once the socket opens, the
+// device class (phone or not, memory and cores, which the server stores as buckets), then
+// the count of rendering failures (htmx swap errors, script errors) at most every 5 s.
+// The server ignores it for viewers and for a switched-off browser or account.
+(function () {
+  "use strict";
+  var socket = null, failures = 0, timer = null;
+  function send(extra) {
+    if (!socket) { return; }
+    var report = { action: "client", failures: Math.min(failures, 50) };
+    failures -= report.failures;
+    Object.keys(extra).forEach(function (k) { report[k] = extra[k]; });
+    socket.send(JSON.stringify(report));
+  }
+  function device() {
+    var phone = window.matchMedia("(pointer: coarse)").matches || window.screen.width < 600;
+    var out = { phone: phone };
+    if (navigator.deviceMemory > 0) { out.memory = navigator.deviceMemory; }
+    if (navigator.hardwareConcurrency > 0) { out.cores = navigator.hardwareConcurrency; }
+    return out;
+  }
+  function failed() {
+    failures += 1;
+    if (!timer) { timer = setTimeout(function () { timer = null; send({}); }, 5000); }
+  }
+  document.addEventListener("htmx:wsOpen", function (event) {
+    socket = event.detail.socketWrapper;
+    send(device());
+  });
+  document.addEventListener("htmx:swapError", failed);
+  window.addEventListener("error", failed);
+})();

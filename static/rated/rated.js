@@ -1,7 +1,7 @@
 // Rated games and replays: three small behaviours, none of which decides anything.
 // - queue: when the server pushes #queue-status with data-game-url (both players' pages get
 //   the same push at once), open the game;
-// - clock: count #clock's seconds down to its data-deadline (the server enforces the time);
+// - clock: count #clock's move seconds, then the reserve, down (the server enforces them);
 // - replay: show one frame at a time, with the buttons and the left/right arrow keys.
 (function () {
   "use strict";
@@ -19,12 +19,24 @@
     go();
   }
 
+  function secondsTo(when) {
+    return Math.max(0, Math.ceil((Date.parse(when) - Date.now()) / 1000));
+  }
+
+  // The move's own seconds first (to data-move-deadline), then the running reserve (to
+  // data-deadline, the turn's end); the other reserve stands still.
   function tickClock() {
     var clock = document.getElementById("clock");
     if (!clock || !clock.dataset.deadline) { return; }
     var value = clock.querySelector("[data-seconds]");
-    var left = Math.max(0, Math.ceil((Date.parse(clock.dataset.deadline) - Date.now()) / 1000));
-    if (value && value.textContent !== String(left)) { value.textContent = String(left); }
+    var move = String(secondsTo(clock.dataset.moveDeadline || clock.dataset.deadline));
+    if (value && value.textContent !== move) { value.textContent = move; }
+    var running = clock.querySelector("[data-running] [data-reserve-seconds]");
+    if (running) {
+      var shown = parseInt(running.textContent, 10);
+      var left = Math.min(isNaN(shown) ? 0 : shown, secondsTo(clock.dataset.deadline));
+      if (running.textContent !== String(left)) { running.textContent = String(left); }
+    }
   }
 
   function setUpReplay() {

@@ -64,3 +64,77 @@ def test_two_browsers_play_a_rated_game(daphne_server: DaphneServer, new_page: A
         page.locator('[data-action="replay-next"]').click()
         page.keyboard.press("ArrowRight")
         assert page_problems(page) == []
+
+
+def take_turn(page: Any) -> None:
+    """The page whose turn it is plays its first legal move (with the mouse), or passes."""
+    legal = json.loads(page.locator("#hand").get_attribute("data-legal") or "[]")
+    if not legal:
+        page.locator('[data-action="pass"]').click()
+        return
+    move = next((m for m in legal if not m["ambiguous"]), legal[0])
+    for code in move["cards"]:
+        page.locator(f'#hand button[data-card="{code}"]').click()
+    if move["ambiguous"]:
+        page.locator(f'input[name="shape"][value="{move["form"]}"]').check()
+    page.locator('[data-action="play"]').click()
+
+
+def rating_numbers(page: Any) -> list[int]:
+    text = page.locator('[data-testid="rating"]').inner_text()
+    return [int(n) for n in re.findall(r"\d+", text)]
+
+
+def test_two_browsers_play_a_rated_game_to_the_end(
+    daphne_server: DaphneServer, new_page: Any
+) -> None:
+    from daifugo_site.rated.ratings import rate_1v1
+
+    url = daphne_server.url
+    pages = [new_page(locale="zh-CN"), new_page(locale="zh-CN")]
+    for n, page in enumerate(pages):
+        sign_up(page, url, f"whole{n}@example.com")
+        page.goto(f"{url}/zh-hans/rated/")
+        page.locator('[data-action="queue"]').click()
+    game_url = re.compile(r"/zh-hans/rated/[A-Za-z0-9_-]+/$")
+    for page in pages:
+        expect(page).to_have_url(game_url, timeout=15_000)
+        expect(page.locator('.table[data-synced="true"]')).to_be_attached()
+        # Both reserves on both pages, whole at the start.
+        expect(page.locator('[data-reserve="mine"] [data-reserve-seconds]')).to_have_text("60")
+        expect(page.locator('[data-reserve="theirs"] [data-reserve-seconds]')).to_have_text("60")
+    for _ in range(80):
+        if pages[0].locator('[data-testid="rated-result"] h2').count():
+            break
+        mover = next(
+            (p for p in pages if p.locator("#hand").get_attribute("data-your-turn") == "true"),
+            None,
+        )
+        if mover is None:
+            pages[0].wait_for_timeout(100)
+            continue
+        version = mover.locator("#table-version").get_attribute("data-version")
+        take_turn(mover)
+        for page in pages:
+            expect(page.locator("#table-version")).not_to_have_attribute("data-version", version)
+    won = [p for p in pages if "你赢了" in p.locator('[data-testid="rated-result"]').inner_text()]
+    lost = [p for p in pages if "你输了" in p.locator('[data-testid="rated-result"]').inner_text()]
+    assert len(won) == 1 and len(lost) == 1
+    # The pages' reports reached the game's anonymous statistics: one device per seat.
+    out = daphne_server.manage(
+        "shell",
+        "-c",
+        "import json; from daifugo_site.accounts.models import SiteStat; "
+        "print(json.dumps(SiteStat.objects.filter(kind='rated').latest('id').devices))",
+    )
+    devices = json.loads(out.stdout.strip().splitlines()[-1])
+    assert len(devices) == 2
+    for device in devices:
+        assert device["phone"] is False and device["browser"] == "chrome"
+        assert device["memory"] in ("<2", "2", "4", "8+") and device["cores"]
+    (win_mu, win_sigma), (lose_mu, lose_sigma) = rate_1v1((1500.0, 350.0), (1500.0, 350.0))
+    for page, mu, sigma in ((won[0], win_mu, win_sigma), (lost[0], lose_mu, lose_sigma)):
+        page.goto(f"{url}/zh-hans/accounts/profile/")
+        # Rating ± deviation (provisional: 1 rated game): changed once, by the model's amount.
+        assert rating_numbers(page)[:3] == [round(mu), round(sigma), 1]
+        assert page_problems(page) == []

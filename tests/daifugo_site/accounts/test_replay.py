@@ -54,3 +54,22 @@ def test_no_replay_before_the_end(client: Client) -> None:
     response = client.get(f"/ja/accounts/games/{game.pk}/")
     assert response.status_code == 404 and "data-card" not in response.content.decode()
     assert client.get("/ja/accounts/games/nope/").status_code == 404
+
+
+def test_a_room_players_replay_shows_the_hands_to_each_seated_person() -> None:
+    from tests.daifugo_site.accounts.test_client_stats import play_to_end
+    from tests.daifugo_site.rooms.conftest import seated_room
+
+    _room, game, sessions = seated_room(2, players=3, rounds=1)
+    assert game is not None
+    play_to_end(game.id)
+    match = services.match_of(Game.objects.get(pk=game.pk))
+    first = Match.new(match.rules, match.players, match.rounds, match.seed).round
+    dealt = {c for h in first.hands for c in card_codes(h)}
+    url = f"/zh-hans/accounts/games/{game.pk}/"
+    for key, _token in sessions:  # the creator and the person who took seat 1
+        browser = Client()
+        browser.cookies["sessionid"] = key
+        assert shown(browser.get(url).content.decode()) == dealt
+    played = {c for a in match.log if a.kind == "play" for c in (a.cards or "").split()}
+    assert shown(Client().get(url).content.decode()) <= played

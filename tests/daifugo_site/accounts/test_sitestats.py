@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 import datetime
+import re
 
 import pytest
 from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
+from daifugo_site.accounts import sitestats
 from daifugo_site.accounts.models import SiteStat
 from daifugo_site.play import services
 
@@ -70,6 +72,37 @@ def test_public_statistics_page(client: Client, lang: str) -> None:
     page = client.get(f"/{lang}/accounts/statistics/").content.decode()
     assert 'data-testid="site-stats"' in page and 'data-preset="standard"' in page
     assert "<svg" in page and "Game statistics" not in page
+    # Each chart, with its preset and kind named in the page's language.
+    assert 'data-testid="stats-durations"' in page and 'data-testid="stats-kinds"' in page
+    assert re.search(r'data-kind="practice"><th scope="row">[^<]+</th><td>1</td>', page)
+    assert 'data-duration="&lt;5m"' in page or 'data-duration="<5m"' in page
+    assert ">Standard<" not in page and ">Practice games<" not in page
+    assert re.search(r'data-stat="revolution-rate">.*?(\d+)%', page)
+
+
+def test_the_aggregates_count_what_the_charts_show(client: Client) -> None:
+    token = guest_token(client)
+    for _ in range(2):
+        _finish_practice_game(token)
+    SiteStat.objects.filter(pk=SiteStat.objects.first().pk).update(revolutions=0)  # type: ignore[union-attr]
+    SiteStat.objects.filter(pk=SiteStat.objects.last().pk).update(revolutions=2)  # type: ignore[union-attr]
+    SiteStat.objects.create(
+        kind="rated",
+        preset="standard",
+        players=2,
+        rounds=1,
+        moves=10,
+        revolutions=0,
+        first_leader_wins=1,
+        duration="5-15m",
+    )
+    (row,) = sitestats.aggregates()
+    assert (row["games"], row["revolution_rate"], row["revolutions"]) == (3, 33, 0.67)
+    kinds = {line["key"]: line["games"] for line in sitestats.shares("kind", sitestats.KINDS)}
+    assert kinds == {"practice": 2, "room": 0, "hotseat": 0, "rated": 1}
+    # Older than 30 days: not shown even before the purge runs.
+    SiteStat.objects.update(created=timezone.now() - datetime.timedelta(days=31))
+    assert sitestats.aggregates() == []
 
 
 def test_purge_deletes_statistics_after_30_days(client: Client) -> None:

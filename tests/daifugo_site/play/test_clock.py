@@ -20,9 +20,9 @@ pytestmark = pytest.mark.django_db
 HUMAN_LEADS = 0  # seed: seat 0 holds the diamond 3
 
 
-def clocked_game(seconds: int = 10) -> Game:
+def clocked_game(seconds: int = 10, reserve: int = 0) -> Game:
     game, _ = make_game(seed=HUMAN_LEADS)
-    Game.objects.filter(pk=game.id).update(seats=clock.with_clock(game.seats, seconds))
+    Game.objects.filter(pk=game.id).update(seats=clock.with_clock(game.seats, seconds, reserve))
     services._CACHE.pop(game.id, None)
     return Game.objects.get(pk=game.id)
 
@@ -128,3 +128,70 @@ async def test_a_timer_asks_for_a_driver_at_the_deadline(monkeypatch: pytest.Mon
     clock.wake_at_deadline(*loaded)
     await asyncio.sleep(0.4)
     assert asked == [game.id]
+
+
+# -- the reserve ----------------------------------------------------------------------------
+
+
+def test_without_a_reserve_nothing_is_kept_or_written() -> None:
+    # A room's table passes no reserve: its clock is the limit alone, as before.
+    game = clocked_game(10)
+    assert clock.RESERVE_KEY not in game.seats[0] and clock.reserve_left(game, 0) == 0.0
+    age(game, 8)
+    assert services.apply_action(game.id, lead(game), by_computer=False).accepted
+    assert clock.USED_KEY not in Game.objects.get(pk=game.id).seats[0]
+
+
+def test_the_reserve_runs_only_after_the_moves_own_limit() -> None:
+    game = clocked_game(10, 20)
+    loaded, match = services.current(game.id)  # type: ignore[misc]
+    assert clock.reserve_left(loaded, 0) == 20.0
+    assert clock.move_deadline(loaded, match) == loaded.updated + datetime.timedelta(seconds=10)
+    assert clock.deadline(loaded, match) == loaded.updated + datetime.timedelta(seconds=30)
+    # Past the move's 10 s the reserve runs: the computer may not play yet.
+    age(game, 25)
+    loaded, match = services.current(game.id)  # type: ignore[misc]
+    assert clock.expired_seats(loaded, match) == []
+    remaining = clock.remaining(loaded, match)
+    assert remaining is not None and 3 < remaining <= 5
+    outcome = services.apply_action(game.id, lead(game), by_computer=True)
+    assert (outcome.accepted, outcome.reason) == (False, "not_owner")
+
+
+def test_a_late_move_spends_the_reserve_in_the_stored_seats() -> None:
+    game = clocked_game(10, 20)
+    age(game, 16)  # 6 s past the limit
+    assert services.apply_action(game.id, lead(game), by_computer=False).accepted
+    stored = Game.objects.get(pk=game.id)
+    used = stored.seats[0][clock.USED_KEY]
+    assert 6.0 <= used < 7.0
+    # Derived from the stored row, in any process: a fresh read sees the same reserve.
+    services._CACHE.pop(game.id, None)
+    loaded, _ = services.current(game.id)  # type: ignore[misc]
+    assert 13.0 < clock.reserve_left(loaded, 0) <= 14.0
+    assert clock.reserve_left(loaded, 1) == 0.0  # a computer seat has no clock
+
+
+def test_once_both_run_out_the_computer_plays_and_the_reserve_is_gone() -> None:
+    game = clocked_game(10, 20)
+    age(game, 31)
+    loaded, match = services.current(game.id)  # type: ignore[misc]
+    assert clock.expired_seats(loaded, match) == [0]
+    assert services.apply_action(game.id, lead(game), by_computer=True).accepted
+    stored = Game.objects.get(pk=game.id)
+    assert stored.seats[0][clock.USED_KEY] == 20.0
+    assert clock.reserve_left(stored, 0) == 0.0
+
+
+def test_a_move_in_time_leaves_the_reserve_whole() -> None:
+    game = clocked_game(10, 20)
+    age(game, 4)
+    assert services.apply_action(game.id, lead(game), by_computer=False).accepted
+    stored = Game.objects.get(pk=game.id)
+    assert clock.USED_KEY not in stored.seats[0]
+    assert clock.reserve_left(stored, 0) == 20.0
+
+
+def test_reserve_bounds() -> None:
+    with pytest.raises(ValueError):
+        clock.with_clock([{"kind": "human"}], 30, clock.MAX_RESERVE_SECONDS + 1)

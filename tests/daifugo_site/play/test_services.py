@@ -265,8 +265,10 @@ def test_news_from_elsewhere_than_the_version_before_is_ignored() -> None:
     assert services.cached(game.id, 0) is None
     services.current(game.id)  # version 1 now cached
     services.learn(game.id, 5, news)  # a gap: ignored
-    services.learn(game.id, 2, {"action": {"kind": "bogus"}, "updated": "x"})  # unreadable
-    services.learn(game.id, 2, {"action": news["action"], "updated": news["updated"]})
+    unreadable = {"action": {"kind": "bogus"}, "updated": "x", "seats": news["seats"]}
+    services.learn(game.id, 2, unreadable)
+    services.learn(game.id, 2, {k: news[k] for k in ("action", "updated")})  # no seats
+    services.learn(game.id, 2, news)
     found = services.cached(game.id, 0)
     # Replaying the lead again is refused by the engine: the copy stays at version 1.
     assert found is not None and found[0].version == 1

@@ -244,10 +244,18 @@ async def test_timeout_the_computer_plays_the_turn() -> None:
         await c.connect()
     game, match = await database_sync_to_async(play.current)(rated.game_id)  # type: ignore[misc]
     to_act = match.round.to_act
-    # The clock ran out: its deadline is the last write plus RATED_MOVE_SECONDS.
+    # The move's 30 s ran out: the reserve runs, and the computer does not play yet.
+    late = timezone.now() - datetime.timedelta(seconds=31)
+    await database_sync_to_async(
+        lambda: Game.objects.filter(pk=rated.game_id).update(updated=late)
+    )()
+    play._CACHE.pop(rated.game_id, None)
+    loaded = await database_sync_to_async(play.current)(rated.game_id)
+    assert loaded is not None and play.computers_to_act(*loaded) == []
+    # Both ran out: the deadline is the last write plus RATED_MOVE_SECONDS and the reserve.
     await database_sync_to_async(
         lambda: Game.objects.filter(pk=rated.game_id).update(
-            updated=timezone.now() - datetime.timedelta(seconds=31)
+            updated=timezone.now() - datetime.timedelta(seconds=30 + 60 + 1)
         )
     )()
     play._CACHE.pop(rated.game_id, None)
@@ -258,6 +266,10 @@ async def test_timeout_the_computer_plays_the_turn() -> None:
     assert after is not None and after[1].log[0].seat == to_act
     still = await database_sync_to_async(lambda: RatedGame.objects.get(pk=rated.pk))()
     assert still.status == "playing"
+    # The reserve is spent for the seat that timed out, and both pages show it.
+    stored = await database_sync_to_async(lambda: Game.objects.get(pk=rated.game_id))()
+    assert stored.seats[to_act]["reserve_used_s"] == 60.0
+    assert "reserve_used_s" not in stored.seats[1 - to_act]
     for c in clients:
         await c.close()
 
@@ -420,3 +432,25 @@ def test_each_players_page_shows_only_their_own_hand() -> None:
         assert shown_codes(page) == set(card_codes(match.round.hands[seat]))
         assert 'data-testid="clock"' in page and 'data-action="resign"' in page
         assert not shown_codes(page) & set(card_codes(match.round.facedown))
+
+
+def test_the_clock_and_both_reserves_are_on_both_pages(settings: object) -> None:
+    rated, key_a, key_b = new_rated_game()
+    game = Game.objects.get(pk=rated.game_id)
+    to_act = play.match_of(game).round.to_act
+    # The player to act is 40 s into the move: 10 s of the reserve spent already.
+    Game.objects.filter(pk=game.pk).update(updated=timezone.now() - datetime.timedelta(seconds=40))
+    play._CACHE.pop(game.pk, None)
+    for seat, key in enumerate((key_a, key_b)):
+        client = Client()
+        client.cookies["sessionid"] = key
+        page = client.get(f"/zh-hans/rated/{rated.game_id}/").content.decode()
+        clock_html = page[page.index('data-testid="clock"') :]
+        clock_html = clock_html[: clock_html.index("</div>")]
+        assert "data-deadline" in clock_html and "data-move-deadline" in clock_html
+        assert re.search(r"data-seconds>0<", clock_html)
+        mine = re.search(r'data-reserve="mine".*?data-reserve-seconds>(\d+)<', clock_html, re.S)
+        theirs = re.search(r'data-reserve="theirs".*?data-reserve-seconds>(\d+)<', clock_html, re.S)
+        assert mine and theirs
+        running, still = (mine, theirs) if seat == to_act else (theirs, mine)
+        assert 48 <= int(running.group(1)) <= 50 and int(still.group(1)) == 60

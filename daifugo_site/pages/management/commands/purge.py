@@ -4,7 +4,8 @@
 - unfinished games not written for ``PURGE_UNFINISHED_GAMES_DAYS`` days (abandoned);
 - finished games not written for ``PURGE_FINISHED_GAMES_DAYS`` days (not rated games: the
   rating histories link to them);
-- anonymous game statistics older than ``PURGE_SITE_STATS_DAYS`` days;
+- anonymous game statistics (and the pages' tallies of games that never ended) older than
+  ``PURGE_SITE_STATS_DAYS`` days;
 - guests' lesson progress not written for ``PURGE_GUEST_PROGRESS_DAYS`` days (a signed-in
   user's progress is theirs and stays).
 
@@ -61,6 +62,12 @@ def stale_querysets() -> dict[str, models.QuerySet[Any]]:
         from daifugo_site.accounts.models import SiteStat
 
         found["anonymous game statistics"] = SiteStat.objects.filter(
+            created__lt=_cutoff(site_stats)
+        )
+        from daifugo_site.accounts.models import ClientTally
+
+        # The pages' tallies of games that never ended (an ended game folds its own).
+        found["page tallies of unfinished games"] = ClientTally.objects.filter(
             created__lt=_cutoff(site_stats)
         )
     guests = int(settings.PURGE_GUEST_PROGRESS_DAYS)
