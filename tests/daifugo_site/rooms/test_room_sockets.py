@@ -213,3 +213,106 @@ async def test_a_turn_clock_running_out_lets_the_computer_play_that_turn(
     assert stored.version > version and stored.actions[version]["seat"] == waiting
     for c in clients:
         await c.close()
+
+
+def _age_connections(room: Room, seat: int, seconds: float) -> int:
+    return SeatConnection.objects.filter(room=room, seat=seat).update(
+        seen=datetime.datetime.now(datetime.UTC) - datetime.timedelta(seconds=seconds)
+    )
+
+
+async def test_a_page_whose_worker_died_stops_counting_and_the_seat_goes_to_the_computer(
+    thread_pool: computers.FairPool, settings: object
+) -> None:
+    """A worker killed with a page open never says goodbye: its connection row just stops
+    being renewed. Once stale, the seat is away since that row's last beat; after the drop
+    time the computer plays it; the person reconnecting takes it back."""
+    from daifugo_site.rooms import socket
+
+    settings.ROOMS_HEARTBEAT_S = 0.2  # type: ignore[attr-defined]
+    settings.ROOMS_CONNECTION_STALE_S = 10  # type: ignore[attr-defined]
+    room, game, sessions = await database_sync_to_async(seated_room)(2, drop_timeout_s=15)
+    assert game is not None
+    a = PlayClient(game.id, sessions[0][0])
+    b = PlayClient(game.id, sessions[1][0])
+    await a.connect()
+    await b.connect()
+    rows = await database_sync_to_async(
+        lambda: list(SeatConnection.objects.filter(room=room).values_list("seat", flat=True))
+    )()
+    assert sorted(rows) == [0, 1]
+    # b's worker "dies": its beat no longer renews b's row, and nothing closes it.
+    dead = next(c for c, (_room, seat) in socket._LIVE.items() if seat == 1)
+    socket._LIVE.pop(dead)
+    socket._LIVE_GAMES.pop(dead)
+    await asyncio.sleep(0.5)  # a's beats run (a's own row is renewed)
+    loaded = await database_sync_to_async(services.current)(game.id)
+    assert loaded is not None
+    assert await database_sync_to_async(services.standin_seats)(*loaded) == set()
+    # Stale but less than the drop time since its last beat: counted away, not yet handed.
+    assert await database_sync_to_async(_age_connections)(room, 1, 11) == 1
+    gone = database_sync_to_async(lambda: not SeatConnection.objects.filter(pk=dead).exists())
+    for _ in range(50):  # a's next beat clears the dead row (every 0.2 s here)
+        if await gone():
+            break
+        await asyncio.sleep(0.1)
+    assert await gone(), "no live worker cleared the dead worker's row"
+    seat1 = await database_sync_to_async(RoomSeat.objects.get)(room=room, seat=1)
+    assert seat1.away_since is not None  # a's worker carried the dead row's last beat over
+    # ... and told the table: the others see seat 1 away, with the countdown.
+    await a.until(lambda t: 'data-presence="away"' in a.messages[-1], 5)
+    assert await database_sync_to_async(services.standin_seats)(*loaded) == set()
+    # The drop time (15 s) since the last beat runs out: the computer plays seat 1.
+    await database_sync_to_async(_age_away)(room, 1, 16)
+    assert await database_sync_to_async(services.standin_seats)(*loaded) == {1}
+    table = None
+    for _ in range(150):
+        _, match = await database_sync_to_async(services.current)(game.id)  # type: ignore[misc]
+        if any(act.seat == 1 for act in match.log):
+            break
+        table = await a.drain() or table
+        if table is not None and table.your_turn and table.error is None:
+            await a.send(first_play(table))
+            table = None
+        await computers.drive(game.id)
+        await asyncio.sleep(0.1)
+    _, match = await database_sync_to_async(services.current)(game.id)  # type: ignore[misc]
+    assert any(act.seat == 1 for act in match.log), "the computer never played seat 1"
+    # The person opens the page again (another worker): the seat is theirs again.
+    b2 = PlayClient(game.id, sessions[1][0])
+    await b2.connect()
+    loaded = await database_sync_to_async(services.current)(game.id)
+    assert loaded is not None
+    assert await database_sync_to_async(services.standin_seats)(*loaded) == set()
+    for c in (a, b, b2):
+        await c.close()
+
+
+def test_a_slow_worker_puts_back_a_row_judged_dead_and_purge_clears_leftovers() -> None:
+    from daifugo_site.pages.management.commands.purge import stale_querysets
+    from daifugo_site.rooms import presence
+
+    room, game, _sessions = seated_room(2)
+    assert game is not None
+    presence.open_connection("slow", room.token, 1)
+    presence.open_connection("gone", room.token, 0)
+    _age_connections(room, 1, 25)
+    _age_connections(room, 0, 25)
+    # A peer's beat (serving the room) clears both dead rows and says the room changed.
+    assert presence.renew({"peer": (room.token, 0)}) == {room.token}
+    assert not SeatConnection.objects.filter(pk__in=["slow", "gone"]).exists()
+    # The slow worker's page was alive all along: its next beat puts its row back.
+    assert presence.renew({"slow": (room.token, 1)}) == {room.token}
+    assert SeatConnection.objects.filter(pk="slow", seat=1).exists()
+    assert 1 not in {p.seat for p in presence.seat_states(game) if not p.connected}
+    # A page that closed is not put back by a beat still holding its id.
+    presence.close_connection("slow", room.token, 1)
+    assert presence.renew({}) == set()
+    assert not SeatConnection.objects.filter(pk="slow").exists()
+    # Rows no worker renews are deleted by manage.py purge.
+    presence.open_connection("left", room.token, 1)
+    assert stale_querysets()["dead room connections"].count() == 0
+    _age_connections(room, 1, 25)
+    assert list(stale_querysets()["dead room connections"].values_list("pk", flat=True)) == [
+        "left"
+    ]
