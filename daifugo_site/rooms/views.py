@@ -90,11 +90,35 @@ def create(request: HttpRequest) -> HttpResponse:
     )
 
 
+class NoSuchRoom(Http404):
+    """A forged, mistyped or purged room token (answered by :func:`missing`)."""
+
+
 def _room_or_404(token: str) -> Room:
     room = services.get_room(token)
     if room is None:
-        raise Http404
+        raise NoSuchRoom
     return services.expire_if_abandoned(room)
+
+
+def missing(request: HttpRequest) -> HttpResponse:
+    """A room link that names no room: the translated sentence, status 404."""
+    return render(request, "rooms/missing.html", {"error": message("no_such_room")}, status=404)
+
+
+def _answers_missing(view: Any) -> Any:
+    """Every room view answers an unknown token with :func:`missing`, not the bare 404."""
+    from functools import wraps
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            response: HttpResponse = view(request, *args, **kwargs)
+        except NoSuchRoom:
+            return missing(request)
+        return response
+
+    return wrapped
 
 
 def room_context(request: HttpRequest, room: Room, error: str | None = None) -> dict[str, Any]:
@@ -173,6 +197,7 @@ def _page(
     return render(request, "rooms/room.html", context, status=status)
 
 
+@_answers_missing
 @never_cache
 @require_safe
 def room(request: HttpRequest, token: str) -> HttpResponse:
@@ -183,6 +208,7 @@ def _refused(request: HttpRequest, room: Room, reason: str) -> HttpResponse:
     return _page(request, room, reason, STATUS_OF.get(reason, 409))
 
 
+@_answers_missing
 @require_POST
 def take(request: HttpRequest, token: str) -> HttpResponse:
     room = _room_or_404(token)
@@ -202,6 +228,7 @@ def take(request: HttpRequest, token: str) -> HttpResponse:
     return redirect(room)
 
 
+@_answers_missing
 @require_POST
 def leave(request: HttpRequest, token: str) -> HttpResponse:
     room = _room_or_404(token)
@@ -212,6 +239,7 @@ def leave(request: HttpRequest, token: str) -> HttpResponse:
     return redirect(room)
 
 
+@_answers_missing
 @require_POST
 def start(request: HttpRequest, token: str) -> HttpResponse:
     room = _room_or_404(token)
@@ -223,6 +251,7 @@ def start(request: HttpRequest, token: str) -> HttpResponse:
     return redirect(game)
 
 
+@_answers_missing
 @require_POST
 def again(request: HttpRequest, token: str) -> HttpResponse:
     room = _room_or_404(token)
@@ -235,6 +264,7 @@ def again(request: HttpRequest, token: str) -> HttpResponse:
     return redirect(game)
 
 
+@_answers_missing
 @require_POST
 def hand(request: HttpRequest, token: str) -> HttpResponse:
     room = _room_or_404(token)

@@ -313,6 +313,4 @@ def test_a_slow_worker_puts_back_a_row_judged_dead_and_purge_clears_leftovers() 
     presence.open_connection("left", room.token, 1)
     assert stale_querysets()["dead room connections"].count() == 0
     _age_connections(room, 1, 25)
-    assert list(stale_querysets()["dead room connections"].values_list("pk", flat=True)) == [
-        "left"
-    ]
+    assert list(stale_querysets()["dead room connections"].values_list("pk", flat=True)) == ["left"]

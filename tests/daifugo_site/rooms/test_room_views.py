@@ -173,3 +173,42 @@ def test_the_seats_poll_sends_a_seated_person_to_the_table_once_started(client: 
     response = Client().get(f"/zh-hans/play/room/{room.token}/?part=seats", **poll)
     assert "HX-Redirect" not in response
     assert 'data-testid="spectator"' in response.content.decode()
+
+
+def test_a_forged_or_unknown_token_says_so_in_both_languages() -> None:
+    from django.utils import translation
+
+    from daifugo_site.rooms.messages import message
+
+    for lang in ("zh-hans", "ja"):
+        for response in (
+            Client().get(f"/{lang}/play/room/not-a-room/"),
+            Client().post(f"/{lang}/play/room/{'x' * 40}/take/", {"seat": "1"}),
+            Client().post(f"/{lang}/play/room/not-a-room/start/", {"fill": "1"}),
+        ):
+            assert response.status_code == 404
+            with translation.override(lang):
+                assert message("no_such_room") in response.content.decode()
+    assert not Room.objects.exists()
+
+
+def test_a_seated_person_leaves_the_table_mid_game_and_comes_back(client: Client) -> None:
+    from daifugo_site.rooms import presence
+
+    room = create(client)
+    friend = Client()
+    friend.post(f"/zh-hans/play/room/{room.token}/take/", {"seat": "1", "name": "Bo"})
+    client.post(f"/zh-hans/play/room/{room.token}/start/", {"fill": "1"})
+    page = friend.get(f"/zh-hans/play/room/{room.token}/").content.decode()
+    assert 'data-action="leave-room"' in page
+    # A watcher has no seat to leave: refused, nothing changed.
+    response = Client().post(f"/zh-hans/play/room/{room.token}/leave/")
+    assert response.status_code == 409
+    game = Game.objects.get()
+    assert services.standin_seats(game, services.match_of(game)) == set()
+    response = friend.post(f"/zh-hans/play/room/{room.token}/leave/")
+    assert response.status_code == 302
+    assert services.standin_seats(game, services.match_of(game)) == {1}
+    # Opening the table again (its socket counts the page): the seat is the person's.
+    presence.open_connection("c1", room.token, 1)
+    assert services.standin_seats(game, services.match_of(game)) == set()
