@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import html
 
 import pytest
 from channels.db import database_sync_to_async
+from django.utils import translation
 
+from daifugo_site import limits
 from daifugo_site.play import computers, services
 from daifugo_site.play.models import Game
+from daifugo_site.rooms import presence
 from daifugo_site.rooms import services as rooms
 from daifugo_site.rooms.models import Room, RoomSeat, SeatConnection
 from rules_engine import Match, card_codes
@@ -314,3 +318,38 @@ def test_a_slow_worker_puts_back_a_row_judged_dead_and_purge_clears_leftovers() 
     assert stale_querysets()["dead room connections"].count() == 0
     _age_connections(room, 1, 25)
     assert list(stale_querysets()["dead room connections"].values_list("pk", flat=True)) == ["left"]
+
+
+async def test_two_tabs_of_one_person_share_the_seat_and_one_move_counts_once() -> None:
+    """Two pages of one session are one person: both show their hand, the same move sent
+    from both is applied once (the other is refused as stale, in words), and closing one
+    tab does not make the seat away."""
+    room, game, sessions = await database_sync_to_async(seated_room)(4)  # four people
+    assert game is not None
+    _, match = await database_sync_to_async(services.current)(game.id)  # type: ignore[misc]
+    seat = match.round.to_act
+    key = sessions[seat][0]
+    tabs = [PlayClient(game.id, key), PlayClient(game.id, key)]
+    tables = [await t.connect() for t in tabs]
+    for t in tabs:
+        await t.drain()
+    hand = set(card_codes(match.round.hands[seat]))
+    assert all(set(t.hand) == hand and t.your_turn for t in tables)
+    move = first_play(tables[0])
+    for t in tabs:
+        await t.send(move)
+    await asyncio.sleep(0.5)
+    stored = await database_sync_to_async(Game.objects.get)(pk=game.id)
+    assert stored.version == 1 and stored.actions[0]["seat"] == seat
+    for t in tabs:
+        await t.drain()
+    refused = [m for t in tabs for m in t.messages if 'data-reason="stale"' in m]
+    assert len(refused) == 1
+    with translation.override("zh-hans"):
+        assert html.escape(limits.message("stale")) in refused[0]
+    await tabs[0].close()
+    await asyncio.sleep(0.2)
+    states = await database_sync_to_async(presence.seat_states)(stored)
+    mine = next(p for p in states if p.seat == seat)
+    assert mine.connected and mine.takeover_at is None and not mine.standin
+    await tabs[1].close()
