@@ -151,7 +151,7 @@ for i in range(2):
     store = SessionStore(); tokens.append(services.player_token(store)); store.save()
     keys.append(store.session_key)
 room = rooms.create_room(creator=tokens[0], name="A", rules=RuleSet.preset("standard"),
-    players=4, rounds=3, levels=["beginner"] * 3, drop_timeout_s=6, delay_ms=0)
+    players=4, rounds=7, levels=["beginner"] * 3, drop_timeout_s=6, delay_ms=300)
 assert rooms.take_seat(room, 1, tokens[1], "P1") is None
 game, refusal = rooms.start(room, tokens[0], fill=True)
 print(game.id, *keys)
@@ -196,11 +196,12 @@ async def _killed(stack: Stack, game_id: str, keys: list[str]) -> dict[str, floa
         out["killed"] = time.monotonic()
         # Nothing tells anyone: the row goes stale (6 s), the drop time (6 s since its
         # last beat) runs out, and the computer plays seat 1 from then on.
-        await asyncio.sleep(20)
+        await asyncio.sleep(15)
         table = await person1.connect(survivor)
         answered.pop(person1, None)
         out["back_at_version"] = table.version or 0
         while True:
+            assert not table.match_over, "the match ended before seat 1 could take it back"
             if table.your_turn and not table.round_over and not table.owe and not table.error:
                 version = table.version or 0
                 await person1.send(first_play(table))
