@@ -17,6 +17,7 @@ import json
 import os
 import statistics
 import time
+from collections import Counter
 
 from daifugo_site.play.localservices import Stack
 
@@ -121,7 +122,8 @@ def main() -> None:
     times.sort()
     print(f"rooms {len(rows)} people {4 * len(rows)} workers 2 seconds {args.seconds:g}")
     print(f"human moves {len(times)} ({len(times) / args.seconds:.1f}/s)")
-    print(f"human moves refused {len(refused_moves)}")
+    reasons = ", ".join(f"{r} {n}" for r, n in Counter(refused_moves).most_common())
+    print(f"human moves refused {len(refused_moves)}" + (f" ({reasons})" if reasons else ""))
     if times:
         p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
         print(f"human-move p50 {statistics.median(times) * 1000:.0f} ms")

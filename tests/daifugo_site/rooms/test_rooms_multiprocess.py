@@ -55,6 +55,17 @@ print(json.dumps(Game.objects.get(pk="%s").record()))
 """
 
 
+_ANSWERED: dict[int, int | None] = {}
+
+
+async def answer_once(page: Page, table: Table) -> None:
+    """Answer a table once per version: a panel push shows the same version again, and
+    answering it twice ends in a "stale" refusal whose frame hides the next turn."""
+    if table.version is not None and _ANSWERED.get(id(page)) != table.version:
+        _ANSWERED[id(page)] = table.version
+        await _answer(page, table)
+
+
 @pytest.fixture(scope="module")
 def stack() -> Iterator[Stack]:
     with Stack() as s:
@@ -78,6 +89,7 @@ async def _person(page: Page, seat: int, state: dict[str, object], ports: tuple[
             # The drop time (3 s) and a sweep or the drop timer: the computer plays seat 2.
             await asyncio.sleep(8)
             table = await page.connect(ports[1])
+            _ANSWERED.pop(id(page), None)
             state["back_at"] = table.version
             continue
         if (
@@ -89,8 +101,9 @@ async def _person(page: Page, seat: int, state: dict[str, object], ports: tuple[
             and "timed_out" not in state
         ):
             state["timed_out"] = version  # say nothing: the 5 s clock runs out
+            _ANSWERED[id(page)] = version  # (nor on this version's later pushes)
         else:
-            await _answer(page, table)
+            await answer_once(page, table)
         table = await page.receive(timeout=30)
 
 
@@ -168,15 +181,6 @@ async def _killed(stack: Stack, game_id: str, keys: list[str]) -> dict[str, floa
     t0, t1 = await person0.connect(), await person1.connect()
     out: dict[str, float] = {}
 
-    answered: dict[Page, int | None] = {}
-
-    async def answer_once(page: Page, table: Table) -> None:
-        # Once per version: a panel push shows the same table again, and answering it
-        # twice would end in a "stale" refusal that hides the next turn from _answer.
-        if table.version is not None and answered.get(page) != table.version:
-            answered[page] = table.version
-            await _answer(page, table)
-
     async def seat0() -> None:
         table, quiet_since = t0, time.monotonic()
         while "took_back" not in out:
@@ -198,7 +202,7 @@ async def _killed(stack: Stack, game_id: str, keys: list[str]) -> dict[str, floa
         # last beat) runs out, and the computer plays seat 1 from then on.
         await asyncio.sleep(15)
         table = await person1.connect(survivor)
-        answered.pop(person1, None)
+        _ANSWERED.pop(id(person1), None)
         out["back_at_version"] = table.version or 0
         while True:
             assert not table.match_over, "the match ended before seat 1 could take it back"
