@@ -212,3 +212,28 @@ def test_a_seated_person_leaves_the_table_mid_game_and_comes_back(client: Client
     # Opening the table again (its socket counts the page): the seat is the person's.
     presence.open_connection("c1", room.token, 1)
     assert services.standin_seats(game, services.match_of(game)) == set()
+
+
+@pytest.mark.parametrize(
+    ("table", "humans", "ok"),
+    [("6", "6", True), ("1v1", "2", True), ("4", "5", False), ("3", "6", False)],
+)
+def test_hotseat_seats_two_to_six_people_and_never_more_than_the_table(
+    table: str, humans: str, ok: bool
+) -> None:
+    client = Client()
+    levels = {f"level_{i}": "beginner" for i in range(1, 6)}
+    preset = "standard" if table in ("4", "1v1") else "basic"  # a preset for that size
+    data = {**FORM, **levels, "table": table, "preset": preset, "mode": "hotseat"}
+    data["humans"] = humans
+    response = client.post("/ja/play/room/new/", data)
+    if ok:
+        assert response.status_code == 302
+        game = Game.objects.get()
+        assert sum(s["kind"] == "human" for s in game.seats) == int(humans)
+    else:
+        # Refused in words (ja), nothing created.
+        assert response.status_code == 400
+        players = 4 if table == "4" else 3
+        assert f"{players}人の卓に{humans}人は座れません。" in response.content.decode()
+        assert not Room.objects.exists() and not Game.objects.exists()
