@@ -168,8 +168,52 @@ def room_context(request: HttpRequest, room: Room, error: str | None = None) -> 
         "game": game,
         "past": past,
         "error": message(error) if error else "",
+        "rules": room_rules(room),
         "name": _nickname(request),
     }
+
+
+def room_rules(room: Room) -> list[tuple[str, str]]:
+    """The room's rules as (label, value) lines, in the set-up form's own words: the table,
+    the preset and every option changed from it, the rounds, the drop time, the turn clock
+    and the computer that plays for someone who left."""
+    from daifugo_site.pages.option_values import format_value
+    from daifugo_site.play.forms import (
+        LEVEL_LABELS,
+        PRESET_LABELS,
+        TABLE_LABELS,
+        NewGameForm,
+        option_texts,
+    )
+
+    from .forms import CLOCKS, DROP_TIMEOUTS, RoomForm
+
+    data = dict(room.rules)
+    preset = str(data.pop("preset", "basic"))
+    one_on_one = room.players == 2 and data.pop("hand_size", None) == 13
+    fields = NewGameForm.base_fields
+    lines = [
+        (
+            str(fields["table"].label),
+            str(TABLE_LABELS.get("1v1" if one_on_one else str(room.players), room.players)),
+        ),
+        (str(fields["preset"].label), str(PRESET_LABELS.get(preset, preset))),
+    ]
+    texts = option_texts()
+    for name, value in data.items():
+        option = texts.get(name)
+        if option is not None:
+            lines.append((str(option.label), format_value(value, option.value_labels())))
+    lines.append((str(fields["rounds"].label), str(room.rounds)))
+    if room.mode == Room.Mode.LINK:
+        drop = str(room.drop_timeout_s)
+        lines.append((str(RoomForm.label_drop), str(DROP_TIMEOUTS.get(drop, drop))))
+    clock = str(room.clock_s)
+    lines.append((str(RoomForm.label_clock), str(CLOCKS.get(clock, clock))))
+    if room.mode == Room.Mode.LINK:
+        level = room.standin_level
+        lines.append((str(RoomForm.label_standin), str(LEVEL_LABELS.get(level, level))))
+    return lines
 
 
 def _round_points(match: Any) -> list[tuple[int, ...]]:

@@ -4,6 +4,7 @@ starting, and every bad input answered with its sentence and nothing changed."""
 from __future__ import annotations
 
 import datetime
+import os
 import re
 
 import pytest
@@ -237,3 +238,23 @@ def test_hotseat_seats_two_to_six_people_and_never_more_than_the_table(
         players = 4 if table == "4" else 3
         assert f"{players}人の卓に{humans}人は座れません。" in response.content.decode()
         assert not Room.objects.exists() and not Game.objects.exists()
+
+
+def test_the_room_page_shows_its_rules_in_the_visitor_s_language(client: Client) -> None:
+    from django.core.management import call_command
+
+    call_command("load_site_content", "--app", "pages", "-v", "0", stdout=open(os.devnull, "w"))
+    room = create(client, opt_eight_cut="any", rounds="5", clock="30")
+    page = Client().get(f"/ja/play/room/{room.token}/").content.decode()
+    rules = page[page.index('data-testid="room-rules"') :]
+    rules = rules[: rules.index("</section>")]
+    from django.utils import translation
+
+    from daifugo_site.play.forms import option_texts
+
+    with translation.override("ja"):
+        eight_cut = option_texts()["eight_cut"]
+        expected = [str(eight_cut.label), str(eight_cut.value_labels()["any"]), ">5<"]
+        expected += ["30秒" if "30秒" in rules else "30"]
+    assert all(text in rules for text in expected), rules
+    assert "standard" in rules

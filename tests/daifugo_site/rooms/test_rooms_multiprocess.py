@@ -229,9 +229,11 @@ def test_a_killed_worker_s_person_is_played_by_the_computer_then_takes_the_seat_
     stack: Stack,
 ) -> None:
     # Only this test's workers (the first test's would judge presence on the default beat).
+    # (Stopped, not killed: a killed computer worker leaves its search processes behind.)
     for proc in [*stack.web.values(), *stack.computers]:
         if proc.poll() is None:
-            stack.kill(proc)
+            proc.terminate()
+            proc.wait(timeout=30)
     stack.start_computers(**FAST_BEAT)
     game_id, *keys = stack.manage("shell", "-v", "0", "-c", CREATE_TWO).split()
     try:
