@@ -28,6 +28,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from daifugo_site import limits
 from daifugo_site.play import clock, services
@@ -73,6 +74,9 @@ class Table:
         # Hotseat: (seat, round number) revealed; the hand shows while that seat acts.
         self.revealed: int | None = None
         self.curtain_for: int | None = None
+        # What this page last said about each seat ("away" or "standin"), so that only a
+        # change is announced (the panel's live region, templates/rooms/panel.html).
+        self.told: dict[int, str] = {}
 
     # -- presence ------------------------------------------------------------------------
 
@@ -204,10 +208,32 @@ class Table:
 
     def panel_html(self, socket: Socket, game: Game, match: Any) -> str:
         with translation.override(socket.lang):
-            return render_to_string(
-                "rooms/panel.html",
-                panel_context(game, match, self.seat, self, oob=True),
-            )
+            context = panel_context(game, match, self.seat, self, oob=True)
+            context["news"] = self.news(context["rows"])
+            return render_to_string("rooms/panel.html", context)
+
+    def news(self, rows: list[dict[str, Any]]) -> list[str]:
+        """Sentences for the seats whose presence changed since this page last heard
+        (someone dropped, the computer took over, someone came back)."""
+        now = {
+            r["seat"]: "standin" if r["standin"] else "away"
+            for r in rows
+            if r["standin"] or r["away"]
+        }
+        names = {r["seat"]: r["name"] for r in rows}
+        out = []
+        for seat, state in now.items():
+            if self.told.get(seat) == state or seat == self.seat:
+                continue
+            if state == "standin":
+                out.append(_("The computer is playing for %(name)s.") % {"name": names[seat]})
+            else:
+                out.append(_("%(name)s has lost the connection.") % {"name": names[seat]})
+        for seat in self.told.keys() - now.keys():
+            if seat != self.seat and seat in names:
+                out.append(_("%(name)s is back at the table.") % {"name": names[seat]})
+        self.told = now
+        return out
 
 
 def panel_context(

@@ -131,6 +131,8 @@ async def test_a_dropped_seat_is_played_by_the_computer_then_taken_back(
     b = PlayClient(game.id, sessions[1][0])
     await a.connect()
     await b.connect()
+    await a.drain()
+    before = len(a.messages)
     await b.close()  # seat 1 drops
     await asyncio.sleep(0.2)
     seat1 = await database_sync_to_async(RoomSeat.objects.get)(room=room, seat=1)
@@ -141,6 +143,13 @@ async def test_a_dropped_seat_is_played_by_the_computer_then_taken_back(
     await a.drain()
     away = [m for m in a.messages if 'data-presence="away"' in m]
     assert away and "data-countdown" in away[-1]
+    # Said once in the panel's live region, in the page's language.
+    with translation.override("zh-hans"):
+        dropped = html.escape(
+            translation.gettext("%(name)s has lost the connection.") % {"name": "P1"}
+        )
+    news = [m[m.index('id="room-news"') :] for m in a.messages[before:] if 'id="room-news"' in m]
+    assert sum(dropped in n[: n.index("</div>")] for n in news) == 1, (dropped, news)
     loaded = await database_sync_to_async(services.current)(game.id)
     assert loaded is not None
     assert await database_sync_to_async(services.standin_seats)(*loaded) == set()
@@ -175,6 +184,10 @@ async def test_a_dropped_seat_is_played_by_the_computer_then_taken_back(
     loaded = await database_sync_to_async(services.current)(game.id)
     assert loaded is not None
     assert await database_sync_to_async(services.standin_seats)(*loaded) == set()
+    await a.drain()
+    with translation.override("zh-hans"):
+        back = html.escape(translation.gettext("%(name)s is back at the table.") % {"name": "P1"})
+    assert any(back in m for m in a.messages)
     for c in (a, b2):
         await c.close()
 
