@@ -258,3 +258,67 @@ def test_the_room_page_shows_its_rules_in_the_visitor_s_language(client: Client)
         expected += ["30秒" if "30秒" in rules else "30"]
     assert all(text in rules for text in expected), rules
     assert "standard" in rules
+
+
+def _play_to_the_end(game: Game, tokens: dict[int, str]) -> None:
+    """Every seat plays the computer's choice through the one move path (people's seats
+    as those people), until the match is over."""
+    from rules_engine import Action
+    from rules_engine.state import EXCHANGE
+
+    for _ in range(3000):
+        _g, match = services.current(game.id)  # type: ignore[misc]
+        if match.over:
+            return
+        r = match.round
+        if r.over:
+            assert services.apply_action(
+                game.id, Action.next_round(), by_computer=False, player=tokens[0]
+            ).accepted
+            continue
+        seat = next(s for s in range(r.n) if r.owed[s]) if r.phase == EXCHANGE else r.to_act
+        action = services.computer_action(_g, match, seat)
+        if seat in tokens:
+            outcome = services.apply_action(game.id, action, by_computer=False, player=tokens[seat])
+        else:
+            outcome = services.apply_action(game.id, action, by_computer=True)
+        assert outcome.accepted, outcome
+    raise AssertionError("the match did not end")
+
+
+def test_after_the_match_the_results_and_play_again_with_the_same_seats(client: Client) -> None:
+    from daifugo_site.rooms.services import seats_of
+
+    room = create(client, rounds="3")
+    friend = Client()
+    friend.post(f"/zh-hans/play/room/{room.token}/take/", {"seat": "1", "name": "Bo"})
+    client.post(f"/zh-hans/play/room/{room.token}/start/", {"fill": "1"})
+    game = Game.objects.get()
+    # Not over yet: "play again" is refused, nothing changes.
+    assert client.post(f"/zh-hans/play/room/{room.token}/again/").status_code == 409
+    assert Game.objects.count() == 1
+    tokens = {0: client.session[services.PLAYER_TOKEN_KEY]}
+    tokens[1] = friend.session[services.PLAYER_TOKEN_KEY]
+    _play_to_the_end(game, tokens)
+    page = friend.get(f"/ja/play/room/{room.token}/").content.decode()
+    results = page[page.index('data-testid="room-results"') :]
+    assert results.count('<th scope="row">') == 3  # points of each of the 3 rounds
+    assert "Aki" in results and "Bo" in results
+    assert 'data-action="play-again-room"' not in page  # only the creator's
+    # Someone else's "play again": refused in words, nothing created.
+    response = friend.post(f"/zh-hans/play/room/{room.token}/again/")
+    assert response.status_code == 403 and Game.objects.count() == 1
+    page = client.get(f"/zh-hans/play/room/{room.token}/").content.decode()
+    assert 'data-action="play-again-room"' in page
+    response = client.post(f"/zh-hans/play/room/{room.token}/again/")
+    assert response.status_code == 302
+    again = Game.objects.exclude(pk=game.pk).get()
+    assert [(e["kind"], e.get("player")) for e in again.seats] == [
+        (e["kind"], e.get("player")) for e in game.seats
+    ]
+    room.refresh_from_db()
+    assert room.game_ids == [game.id, again.id] and room.status == Room.Status.PLAYING
+    assert [r.kind for r in seats_of(room)] == ["human", "human", "computer", "computer"]
+    # Both matches stay in the room's results.
+    page = client.get(f"/zh-hans/play/room/{room.token}/").content.decode()
+    assert page.count("<caption>") == 2
