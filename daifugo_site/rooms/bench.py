@@ -17,6 +17,7 @@ import json
 import os
 import statistics
 import time
+from collections import Counter
 
 from daifugo_site.play.localservices import Stack
 
@@ -41,19 +42,24 @@ print("\\n".join(out))
 """
 
 
-async def person(port: int, game_id: str, key: str, until: float, times: list[float]) -> None:
+async def person(
+    port: int, game_id: str, key: str, until: float, times: list[float], refused: list[str]
+) -> None:
     from tests.daifugo_site.play.test_multiprocess import Page
     from tests.daifugo_site.play.test_ws_game import first_play
 
     page = Page(port, game_id, key)
     table = await page.connect()
     sent_at: tuple[float, int] | None = None
+    # One answer per table version: a push that shows the same version again (the room
+    # panel) must not send the move twice (the second would only be refused as stale).
+    acted: int | None = None
     while time.monotonic() < until and not table.match_over:
         version = table.version or 0
         if sent_at is not None and version > sent_at[1]:
             times.append(time.monotonic() - sent_at[0])
             sent_at = None
-        if sent_at is None and table.error is None:
+        if sent_at is None and table.error is None and acted != version:
             data = None
             if table.round_over:
                 data = {"action": "next", "v": str(version)}
@@ -66,6 +72,7 @@ async def person(port: int, game_id: str, key: str, until: float, times: list[fl
             elif table.your_turn:
                 data = first_play(table)
             if data is not None:
+                acted = version
                 await page.send(data)
                 if data["action"] != "next":
                     sent_at = (time.monotonic(), version)
@@ -74,20 +81,25 @@ async def person(port: int, game_id: str, key: str, until: float, times: list[fl
         except TimeoutError:
             break
         if table.error is not None:
+            if sent_at is not None:
+                refused.append(table.error)
             sent_at = None  # refused (e.g. a "next" someone else sent first): not timed
     await page.close()
 
 
-async def run(ports: tuple[int, int], rows: list[list[str]], seconds: float) -> list[float]:
+async def run(
+    ports: tuple[int, int], rows: list[list[str]], seconds: float
+) -> tuple[list[float], list[str]]:
     until = time.monotonic() + seconds
     times: list[float] = []
+    refused: list[str] = []
     tasks = []
     for row in rows:
         game_id, *keys = row
         for i, key in enumerate(keys):
-            tasks.append(person(ports[i % 2], game_id, key, until, times))
+            tasks.append(person(ports[i % 2], game_id, key, until, times, refused))
     await asyncio.gather(*tasks)
-    return times
+    return times, refused
 
 
 def main() -> None:
@@ -106,16 +118,25 @@ def main() -> None:
         stack.start_computers()
         out = stack.manage("shell", "-v", "0", "-c", CREATE % args.rooms)
         rows = [line.split() for line in out.splitlines() if line.strip()]
-        times = asyncio.run(run(ports, rows, args.seconds))
+        times, refused_moves = asyncio.run(run(ports, rows, args.seconds))
     times.sort()
     print(f"rooms {len(rows)} people {4 * len(rows)} workers 2 seconds {args.seconds:g}")
     print(f"human moves {len(times)} ({len(times) / args.seconds:.1f}/s)")
+    reasons = ", ".join(f"{r} {n}" for r, n in Counter(refused_moves).most_common())
+    print(f"human moves refused {len(refused_moves)}" + (f" ({reasons})" if reasons else ""))
     if times:
         p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
-        print(f"human-move median {statistics.median(times) * 1000:.0f} ms")
+        print(f"human-move p50 {statistics.median(times) * 1000:.0f} ms")
         print(f"human-move p95 {p95 * 1000:.0f} ms")
         print(f"human-move max {times[-1] * 1000:.0f} ms")
-    print(json.dumps({"moves": len(times)}))
+    figures: dict[str, float] = {"moves": len(times), "refused": len(refused_moves)}
+    if times:
+        figures.update(
+            p50_ms=round(statistics.median(times) * 1000),
+            p95_ms=round(times[min(len(times) - 1, int(0.95 * len(times)))] * 1000),
+            max_ms=round(times[-1] * 1000),
+        )
+    print(json.dumps(figures))
 
 
 if __name__ == "__main__":

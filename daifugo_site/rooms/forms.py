@@ -28,6 +28,12 @@ CLOCKS = {
 
 
 class RoomForm(NewGameForm):
+    # The set-up page's labels of the room's options (templates/rooms/setup.html), also
+    # the room page's rules lines (views.room_rules).
+    label_drop = _("When someone's connection drops, the computer takes over after")
+    label_clock = _("Turn clock")
+    label_standin = _("Computer that plays for someone who left")
+
     mode = forms.ChoiceField(
         choices=[
             (Room.Mode.LINK, _("Friends on their own devices, by link")),

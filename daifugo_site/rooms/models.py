@@ -6,10 +6,11 @@ computer, or free. A room's games are ordinary play ``Game`` rows whose human se
 entries name the player token that owns them (``{"kind": "human", "player": ...}``), so
 ``services.apply_action``, the one move path, checks who may act for which seat.
 
-Presence (whether a seat's person has a page of the game open) is counted here in the
-database, so every web worker sees the same: ``connections`` goes up and down with the
-game page's sockets, and ``away_since`` marks when it fell to zero
-(:mod:`daifugo_site.rooms.presence`).
+Presence (whether a seat's person has a page of the game open) lives here in the
+database, so every web worker sees the same: one :class:`SeatConnection` row per open game
+page, renewed by its worker's heartbeat, so a worker killed with sockets open leaves rows
+that stop counting once stale instead of a count that never comes down; ``away_since``
+marks when the seat's last page closed (:mod:`daifugo_site.rooms.presence`).
 """
 
 from __future__ import annotations
@@ -79,7 +80,7 @@ class RoomSeat(models.Model):
     level = models.CharField(max_length=16, default="beginner")
     player = models.CharField(max_length=64, blank=True, default="", db_index=True)
     name = models.CharField(max_length=24, blank=True, default="")
-    connections = models.IntegerField(default=0)
+    # When the seat's last page closed (or its last live heartbeat, for a dead worker's).
     away_since = models.DateTimeField(null=True, blank=True)
     # The person left, or the creator handed the seat to the computer.
     handed = models.BooleanField(default=False)
@@ -90,3 +91,21 @@ class RoomSeat(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.seat} of {self.room_id}"
+
+
+class SeatConnection(models.Model):
+    """One open game page of a seated person: its socket's worker renews ``seen`` every
+    ``ROOMS_HEARTBEAT_S``; a row older than ``ROOMS_CONNECTION_STALE_S`` is a dead
+    worker's and counts no more (a live worker, a reconnect or ``manage.py purge``
+    deletes it)."""
+
+    id = models.CharField(primary_key=True, max_length=32)
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="connection_rows")
+    seat = models.PositiveSmallIntegerField()
+    seen = models.DateTimeField(db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["room", "seat"], name="room_conn_seat")]
+
+    def __str__(self) -> str:
+        return f"page of seat {self.seat} of {self.room_id}"

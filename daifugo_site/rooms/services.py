@@ -14,7 +14,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
 from daifugo_site.play import clock, services
@@ -264,7 +263,7 @@ def _new_game(room: Room, rows: list[RoomSeat]) -> Game:
         game.save()
         now = timezone.now()
         # Everyone has the drop time to open the game page.
-        RoomSeat.objects.filter(room=room).update(connections=0, away_since=now, handed=False)
+        RoomSeat.objects.filter(room=room).update(away_since=now, handed=False)
         Room.objects.filter(pk=room.pk).update(
             status=Room.Status.PLAYING,
             game=game,
@@ -291,16 +290,6 @@ def finished(room: Room, game: Game) -> None:
 
 def _touch(room: Room) -> None:
     Room.objects.filter(pk=room.pk).update(updated=timezone.now())
-
-
-def bump_connections(room_token: str, seat: int, delta: int) -> None:
-    """A game page of the seat's person opened (+1) or closed (-1)."""
-    rows = RoomSeat.objects.filter(room_id=room_token, seat=seat)
-    if delta > 0:
-        rows.update(connections=F("connections") + 1, away_since=None, handed=False)
-    else:
-        rows.filter(connections__gt=0).update(connections=F("connections") - 1)
-        rows.filter(connections__lte=0, away_since__isnull=True).update(away_since=timezone.now())
 
 
 def results(room: Room) -> list[dict[str, Any]]:

@@ -1,11 +1,16 @@
 """What a room table adds to the play socket (``play/consumers.py`` calls these hooks).
 
-- **Presence**: a seated person's game page counts as a connection of their seat in the
-  database (:func:`services.bump_connections`), so every worker knows who is away; each
-  change is told to the game's group (``room.presence``) and every page re-renders the
-  room panel (who is away, the countdown before the computer takes over, who the computer
-  plays for, the turn clock) and asks for a computer driver (a seat it plays now). A timer
-  in the process that saw the drop wakes everyone again when the drop time runs out.
+- **Presence**: a seated person's game page is a connection row of their seat in the
+  database (:func:`presence.open_connection`), so every worker knows who is away; this
+  process renews its pages' rows with one heartbeat (:func:`_beat_forever`), so a worker
+  killed with sockets open stops counting after ``ROOMS_CONNECTION_STALE_S``. Each change
+  is told to the game's group (``room.presence``) and every page re-renders the room panel
+  (who is away, the countdown before the computer takes over, who the computer plays for,
+  the turn clock) and asks for a computer driver (a seat it plays now). A timer in a
+  process that saw the drop (or found a dead worker's rows) wakes everyone again when the
+  drop time runs out; the computers' sweep finds the same turn should no process be left.
+- A room hook that raises is logged and the page goes on: an exception escaping a group
+  handler would end the consumer, and daphne would close the socket with 1011.
 - **Hotseat** (one device): the page shows a hand only after the person to act pressed
   "show my hand" (``reveal``) on the curtain naming them; while the curtain is down the
   table is rendered as a viewer's (no hand in the DOM or the frame), and it comes down
@@ -15,11 +20,15 @@
 from __future__ import annotations
 
 import asyncio
+import logging
+import uuid
 from typing import Any, Protocol
 
 from channels.db import database_sync_to_async
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from daifugo_site import limits
 from daifugo_site.play import clock, services
@@ -27,7 +36,6 @@ from daifugo_site.play.models import Game
 from rules_engine import Action
 
 from . import presence
-from . import services as rooms
 
 
 class Socket(Protocol):
@@ -41,8 +49,16 @@ class Socket(Protocol):
     async def send(self, text_data: str | None = None) -> None: ...
 
 
+log = logging.getLogger(__name__)
+
 # One drop timer per game in this process.
 _TIMERS: dict[str, asyncio.TimerHandle] = {}
+# This process's open pages of seated people: connection id -> (room, seat), and the game
+# each one shows (to tell the right group when a beat finds a room's presence changed).
+_LIVE: dict[str, tuple[str, int]] = {}
+_LIVE_GAMES: dict[str, str] = {}
+# The heartbeat task, one per event loop (one loop per daphne process).
+_BEATS: dict[int, asyncio.Task[None]] = {}
 
 
 class Table:
@@ -53,10 +69,14 @@ class Table:
         self.seat = seat
         self.player = player
         self.hotseat = any(e.get("hotseat") for e in game.seats)
-        self.counted = False
+        # This page's connection row (daifugo_site/rooms/presence.py), while it counts.
+        self.connection: str | None = None
         # Hotseat: (seat, round number) revealed; the hand shows while that seat acts.
         self.revealed: int | None = None
         self.curtain_for: int | None = None
+        # What this page last said about each seat ("away" or "standin"), so that only a
+        # change is announced (the panel's live region, templates/rooms/panel.html).
+        self.told: dict[int, str] = {}
 
     # -- presence ------------------------------------------------------------------------
 
@@ -65,30 +85,40 @@ class Table:
         if loaded is not None:
             clock.wake_at_deadline(*loaded)
         if self.seat is not None and not self.hotseat and self.room:
-            await database_sync_to_async(self._bump)(socket.game_id, +1)
-            self.counted = True
+            connection = uuid.uuid4().hex
+            if await database_sync_to_async(self._open)(socket.game_id, connection):
+                self.connection = connection
+                _LIVE[connection] = (self.room, self.seat)
+                _LIVE_GAMES[connection] = socket.game_id
+                _ensure_beat()
             await _tell(socket.game_id)
         else:
             await self.send_panel(socket)
 
     async def disconnected(self, socket: Socket) -> None:
-        if self.counted:
-            self.counted = False
-            await database_sync_to_async(self._bump)(socket.game_id, -1)
+        connection, self.connection = self.connection, None
+        if connection is not None and self.room is not None and self.seat is not None:
+            # Out of the registry first: a heartbeat running now must not put the row back.
+            _LIVE.pop(connection, None)
+            _LIVE_GAMES.pop(connection, None)
+            await database_sync_to_async(presence.close_connection)(
+                connection, self.room, self.seat
+            )
             await _tell(socket.game_id)
             wait = await database_sync_to_async(_next_change)(socket.game_id)
             if wait is not None:
                 _wake_later(socket.game_id, wait)
 
-    def _bump(self, game_id: str, delta: int) -> None:
+    def _open(self, game_id: str, connection: str) -> bool:
         # Only the room's current game counts (an old game's page left open does not).
-        game = Game.objects.filter(pk=game_id).only("id").first()
-        if game is None or self.room is None or self.seat is None:
-            return
+        if self.room is None or self.seat is None:
+            return False
         from .models import Room
 
-        if Room.objects.filter(pk=self.room, game_id=game_id).exists():
-            rooms.bump_connections(self.room, self.seat, delta)
+        if not Room.objects.filter(pk=self.room, game_id=game_id).exists():
+            return False
+        presence.open_connection(connection, self.room, self.seat)
+        return True
 
     # -- messages ------------------------------------------------------------------------
 
@@ -178,10 +208,32 @@ class Table:
 
     def panel_html(self, socket: Socket, game: Game, match: Any) -> str:
         with translation.override(socket.lang):
-            return render_to_string(
-                "rooms/panel.html",
-                panel_context(game, match, self.seat, self, oob=True),
-            )
+            context = panel_context(game, match, self.seat, self, oob=True)
+            context["news"] = self.news(context["rows"])
+            return render_to_string("rooms/panel.html", context)
+
+    def news(self, rows: list[dict[str, Any]]) -> list[str]:
+        """Sentences for the seats whose presence changed since this page last heard
+        (someone dropped, the computer took over, someone came back)."""
+        now = {
+            r["seat"]: "standin" if r["standin"] else "away"
+            for r in rows
+            if r["standin"] or r["away"]
+        }
+        names = {r["seat"]: r["name"] for r in rows}
+        out = []
+        for seat, state in now.items():
+            if self.told.get(seat) == state or seat == self.seat:
+                continue
+            if state == "standin":
+                out.append(_("The computer is playing for %(name)s.") % {"name": names[seat]})
+            else:
+                out.append(_("%(name)s has lost the connection.") % {"name": names[seat]})
+        for seat in self.told.keys() - now.keys():
+            if seat != self.seat and seat in names:
+                out.append(_("%(name)s is back at the table.") % {"name": names[seat]})
+        self.told = now
+        return out
 
 
 def panel_context(
@@ -246,6 +298,37 @@ def _wake_later(game_id: str, seconds: float) -> None:
     _TIMERS[game_id] = asyncio.get_running_loop().call_later(seconds + 0.1, fire)
 
 
+def _ensure_beat() -> None:
+    loop = asyncio.get_running_loop()
+    task = _BEATS.get(id(loop))
+    if task is None or task.done():
+        _BEATS.clear()  # one loop per process; an older one is gone
+        _BEATS[id(loop)] = loop.create_task(_beat_forever())
+
+
+async def _beat_forever() -> None:
+    """Renew this process's connection rows every ``ROOMS_HEARTBEAT_S`` (one UPDATE for
+    all of them) and tell the tables whose presence a beat found changed (a dead worker's
+    pages gone stale, or this process's rows put back after a slow spell)."""
+    while True:
+        await asyncio.sleep(settings.ROOMS_HEARTBEAT_S)
+        if not _LIVE:
+            continue
+        try:
+            # On the consumers' database thread, in order with the pages' own opens and
+            # closes (so a closed page's row is never renewed back).
+            changed = await database_sync_to_async(presence.renew)(_LIVE)
+            for game_id in {g for c, g in list(_LIVE_GAMES.items()) if _LIVE[c][0] in changed}:
+                await _tell(game_id)
+                wait = await database_sync_to_async(_next_change)(game_id)
+                if wait is not None:
+                    _wake_later(game_id, wait)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - the next beat tries again
+            log.exception("room presence heartbeat failed")
+
+
 async def _tell(game_id: str) -> None:
     from channels.layers import get_channel_layer
 
@@ -263,19 +346,25 @@ async def _error(socket: Socket, reason: str) -> None:
 async def after_update(socket: Socket, table: Table, version: int | None) -> None:
     """After a move: a hotseat page re-decides its curtain; a clocked table's panel shows
     the new turn's clock."""
-    if table.hotseat:
-        await table.send_table(socket, version)
-        return
-    loaded = services.cached(socket.game_id, version or 0)
-    if loaded is not None and any(e.get(clock.KEY) for e in loaded[0].seats):
-        await table.send_panel(socket)
+    try:
+        if table.hotseat:
+            await table.send_table(socket, version)
+            return
+        loaded = services.cached(socket.game_id, version or 0)
+        if loaded is not None and any(e.get(clock.KEY) for e in loaded[0].seats):
+            await table.send_panel(socket)
+    except Exception:  # noqa: BLE001 - logged; the page's socket must stay open
+        log.exception("room table of game %s not updated", socket.game_id)
 
 
 async def on_presence(socket: Socket, table: Table) -> None:
     """Every page of the game, on ``room.presence``: the panel again, and a driver for a
     seat the computer plays now (the lease makes one process drive it)."""
-    if table.hotseat:
-        await table.send_table(socket)
-    else:
-        await table.send_panel(socket)
+    try:
+        if table.hotseat:
+            await table.send_table(socket)
+        else:
+            await table.send_panel(socket)
+    except Exception:  # noqa: BLE001 - logged; the page's socket must stay open
+        log.exception("room panel of game %s not updated", socket.game_id)
     services.ensure_driver(socket.game_id)

@@ -90,11 +90,35 @@ def create(request: HttpRequest) -> HttpResponse:
     )
 
 
+class NoSuchRoom(Http404):
+    """A forged, mistyped or purged room token (answered by :func:`missing`)."""
+
+
 def _room_or_404(token: str) -> Room:
     room = services.get_room(token)
     if room is None:
-        raise Http404
+        raise NoSuchRoom
     return services.expire_if_abandoned(room)
+
+
+def missing(request: HttpRequest) -> HttpResponse:
+    """A room link that names no room: the translated sentence, status 404."""
+    return render(request, "rooms/missing.html", {"error": message("no_such_room")}, status=404)
+
+
+def _answers_missing(view: Any) -> Any:
+    """Every room view answers an unknown token with :func:`missing`, not the bare 404."""
+    from functools import wraps
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            response: HttpResponse = view(request, *args, **kwargs)
+        except NoSuchRoom:
+            return missing(request)
+        return response
+
+    return wrapped
 
 
 def room_context(request: HttpRequest, room: Room, error: str | None = None) -> dict[str, Any]:
@@ -144,8 +168,52 @@ def room_context(request: HttpRequest, room: Room, error: str | None = None) -> 
         "game": game,
         "past": past,
         "error": message(error) if error else "",
+        "rules": room_rules(room),
         "name": _nickname(request),
     }
+
+
+def room_rules(room: Room) -> list[tuple[str, str]]:
+    """The room's rules as (label, value) lines, in the set-up form's own words: the table,
+    the preset and every option changed from it, the rounds, the drop time, the turn clock
+    and the computer that plays for someone who left."""
+    from daifugo_site.pages.option_values import format_value
+    from daifugo_site.play.forms import (
+        LEVEL_LABELS,
+        PRESET_LABELS,
+        TABLE_LABELS,
+        NewGameForm,
+        option_texts,
+    )
+
+    from .forms import CLOCKS, DROP_TIMEOUTS, RoomForm
+
+    data = dict(room.rules)
+    preset = str(data.pop("preset", "basic"))
+    one_on_one = room.players == 2 and data.pop("hand_size", None) == 13
+    fields = NewGameForm.base_fields
+    lines = [
+        (
+            str(fields["table"].label),
+            str(TABLE_LABELS.get("1v1" if one_on_one else str(room.players), room.players)),
+        ),
+        (str(fields["preset"].label), str(PRESET_LABELS.get(preset, preset))),
+    ]
+    texts = option_texts()
+    for name, value in data.items():
+        option = texts.get(name)
+        if option is not None:
+            lines.append((str(option.label), format_value(value, option.value_labels())))
+    lines.append((str(fields["rounds"].label), str(room.rounds)))
+    if room.mode == Room.Mode.LINK:
+        drop = str(room.drop_timeout_s)
+        lines.append((str(RoomForm.label_drop), str(DROP_TIMEOUTS.get(drop, drop))))
+    clock = str(room.clock_s)
+    lines.append((str(RoomForm.label_clock), str(CLOCKS.get(clock, clock))))
+    if room.mode == Room.Mode.LINK:
+        level = room.standin_level
+        lines.append((str(RoomForm.label_standin), str(LEVEL_LABELS.get(level, level))))
+    return lines
 
 
 def _round_points(match: Any) -> list[tuple[int, ...]]:
@@ -173,6 +241,7 @@ def _page(
     return render(request, "rooms/room.html", context, status=status)
 
 
+@_answers_missing
 @never_cache
 @require_safe
 def room(request: HttpRequest, token: str) -> HttpResponse:
@@ -183,6 +252,7 @@ def _refused(request: HttpRequest, room: Room, reason: str) -> HttpResponse:
     return _page(request, room, reason, STATUS_OF.get(reason, 409))
 
 
+@_answers_missing
 @require_POST
 def take(request: HttpRequest, token: str) -> HttpResponse:
     room = _room_or_404(token)
@@ -202,6 +272,7 @@ def take(request: HttpRequest, token: str) -> HttpResponse:
     return redirect(room)
 
 
+@_answers_missing
 @require_POST
 def leave(request: HttpRequest, token: str) -> HttpResponse:
     room = _room_or_404(token)
@@ -212,6 +283,7 @@ def leave(request: HttpRequest, token: str) -> HttpResponse:
     return redirect(room)
 
 
+@_answers_missing
 @require_POST
 def start(request: HttpRequest, token: str) -> HttpResponse:
     room = _room_or_404(token)
@@ -223,6 +295,7 @@ def start(request: HttpRequest, token: str) -> HttpResponse:
     return redirect(game)
 
 
+@_answers_missing
 @require_POST
 def again(request: HttpRequest, token: str) -> HttpResponse:
     room = _room_or_404(token)
@@ -235,6 +308,7 @@ def again(request: HttpRequest, token: str) -> HttpResponse:
     return redirect(game)
 
 
+@_answers_missing
 @require_POST
 def hand(request: HttpRequest, token: str) -> HttpResponse:
     room = _room_or_404(token)

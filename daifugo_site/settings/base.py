@@ -400,6 +400,12 @@ ROOMS_ABANDONED_AFTER_H = int(os.environ.get("ROOMS_ABANDONED_AFTER_H", "12"))
 ROOMS_NEXT_ROUND_S = int(os.environ.get("ROOMS_NEXT_ROUND_S", "30"))
 # Rooms one session may create per hour (a room holds seats and games for hours).
 ROOMS_PER_HOUR_PER_SESSION = int(os.environ.get("ROOMS_PER_HOUR_PER_SESSION", "20"))
+# Presence: each open game page of a seated person is a row its worker renews every
+# ROOMS_HEARTBEAT_S; a row not renewed for ROOMS_CONNECTION_STALE_S counts no more (its
+# worker died with the socket open). Four beats of margin: a loaded worker's late beat must
+# not hand a present person's seat to the computer.
+ROOMS_HEARTBEAT_S = float(os.environ.get("ROOMS_HEARTBEAT_S", "5"))
+ROOMS_CONNECTION_STALE_S = float(os.environ.get("ROOMS_CONNECTION_STALE_S", "20"))
 
 # --- The rated 1v1 (daifugo_site/rated) ---------------------------------------------------
 # Each move has RATED_MOVE_SECONDS; past them the mover's reserve runs (RATED_RESERVE_SECONDS

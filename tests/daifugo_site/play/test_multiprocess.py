@@ -77,8 +77,16 @@ class Page:
                 + f":{port}/ws/"
                 + self.url.split("/ws/", 1)[1]
             )
+        # Keepalive sized for a loaded 2-core CI box: the client's ping may wait a minute
+        # for its pong (daphne's own pings still check the client). And read every page
+        # all along: past 16 unread frames the client stops reading the socket, so it
+        # never sees its pong and fails with 1011 "keepalive ping timeout".
         self.ws = await websockets.connect(
-            self.url, additional_headers=self.headers, open_timeout=20
+            self.url,
+            additional_headers=self.headers,
+            open_timeout=30,
+            ping_interval=20,
+            ping_timeout=60,
         )
         self.page = {}
         return await self.receive()
@@ -116,6 +124,15 @@ async def _play(stack: Stack, web_a: int, web_b: int, game_id: str, key: str) ->
     viewer = Page(web_b, game_id, None)
     table = await owner.connect()
     seen = await viewer.connect()
+
+    async def watch() -> None:
+        # The viewer reads all along, as a browser does (an unread socket stops answering
+        # its keepalive pings and is closed with 1011).
+        nonlocal seen
+        while not seen.match_over:
+            seen = await viewer.receive(timeout=60)
+
+    watching = asyncio.get_running_loop().create_task(watch())
     killed_web = killed_computers = False
     killed_at = 0.0
     pickup: list[float] = []
@@ -144,8 +161,7 @@ async def _play(stack: Stack, web_a: int, web_b: int, game_id: str, key: str) ->
             pickup.append(time.monotonic() - killed_at)
             killed_at = 0.0
     # The viewer on B saw the same end.
-    while not seen.match_over:
-        seen = await viewer.receive(timeout=20)
+    await asyncio.wait_for(watching, 60)
     assert killed_web and killed_computers
     # The new worker started (~2 s of imports), the lease expired (3 s), the sweep ran (1 s).
     print(f"turn picked up {pickup[0]:.1f} s after the computer worker was killed")

@@ -7,14 +7,18 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import html
 
 import pytest
 from channels.db import database_sync_to_async
+from django.utils import translation
 
+from daifugo_site import limits
 from daifugo_site.play import computers, services
 from daifugo_site.play.models import Game
+from daifugo_site.rooms import presence
 from daifugo_site.rooms import services as rooms
-from daifugo_site.rooms.models import Room, RoomSeat
+from daifugo_site.rooms.models import Room, RoomSeat, SeatConnection
 from rules_engine import Match, card_codes
 from rules_engine.cards import REAL_MASK
 from tests.daifugo_site.play.conftest import PlayClient
@@ -112,6 +116,20 @@ async def test_acting_for_another_seat_is_refused_and_changes_nothing() -> None:
     await client.close()
 
 
+async def _standins_become(game_id: str, seats: set[int], seconds: float = 15) -> bool:
+    """Whether the seats the computer plays become ``seats`` within ``seconds`` (a page's
+    presence is counted just after its first frame, and a loaded machine is slow)."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    while True:
+        loaded = await database_sync_to_async(services.current)(game_id)
+        assert loaded is not None
+        if await database_sync_to_async(services.standin_seats)(*loaded) == seats:
+            return True
+        if asyncio.get_running_loop().time() > deadline:
+            return False
+        await asyncio.sleep(0.1)
+
+
 def _age_away(room: Room, seat: int, seconds: float) -> None:
     RoomSeat.objects.filter(room=room, seat=seat).update(
         away_since=datetime.datetime.now(datetime.UTC) - datetime.timedelta(seconds=seconds)
@@ -127,13 +145,26 @@ async def test_a_dropped_seat_is_played_by_the_computer_then_taken_back(
     b = PlayClient(game.id, sessions[1][0])
     await a.connect()
     await b.connect()
-    await b.close()  # seat 1 drops
-    await asyncio.sleep(0.2)
+    await a.drain()
+    before = len(a.messages)
+    # Seat 1 drops. (Time for the consumer's cleanup on a loaded machine: the test
+    # communicator's default of 1 s would cancel it half way.)
+    await b.communicator.disconnect(timeout=15)
     seat1 = await database_sync_to_async(RoomSeat.objects.get)(room=room, seat=1)
-    assert seat1.connections == 0 and seat1.away_since is not None
+    assert seat1.away_since is not None
+    assert not await database_sync_to_async(
+        SeatConnection.objects.filter(room=room, seat=1).exists
+    )()
     await a.drain()
     away = [m for m in a.messages if 'data-presence="away"' in m]
     assert away and "data-countdown" in away[-1]
+    # Said once in the panel's live region, in the page's language.
+    with translation.override("zh-hans"):
+        dropped = html.escape(
+            translation.gettext("%(name)s has lost the connection.") % {"name": "P1"}
+        )
+    news = [m[m.index('id="room-news"') :] for m in a.messages[before:] if 'id="room-news"' in m]
+    assert sum(dropped in n[: n.index("</div>")] for n in news) == 1, (dropped, news)
     loaded = await database_sync_to_async(services.current)(game.id)
     assert loaded is not None
     assert await database_sync_to_async(services.standin_seats)(*loaded) == set()
@@ -146,7 +177,7 @@ async def test_a_dropped_seat_is_played_by_the_computer_then_taken_back(
     from daifugo_site.rooms.socket import _tell
 
     await _tell(game.id)
-    await a.until(lambda t: 'data-presence="standin"' in a.messages[-1], 5)
+    await a.until(lambda t: 'data-presence="standin"' in a.messages[-1], 30)
     # Seat 0 plays; the computer answers for seat 1 whenever it is its turn.
     table = None
     for _ in range(150):
@@ -164,10 +195,11 @@ async def test_a_dropped_seat_is_played_by_the_computer_then_taken_back(
     # The person comes back through the same session: the seat is theirs again.
     b2 = PlayClient(game.id, sessions[1][0])
     await b2.connect()
-    await asyncio.sleep(0.2)
-    loaded = await database_sync_to_async(services.current)(game.id)
-    assert loaded is not None
-    assert await database_sync_to_async(services.standin_seats)(*loaded) == set()
+    assert await _standins_become(game.id, set())
+    await a.drain()
+    with translation.override("zh-hans"):
+        back = html.escape(translation.gettext("%(name)s is back at the table.") % {"name": "P1"})
+    assert any(back in m for m in a.messages)
     for c in (a, b2):
         await c.close()
 
@@ -210,3 +242,141 @@ async def test_a_turn_clock_running_out_lets_the_computer_play_that_turn(
     assert stored.version > version and stored.actions[version]["seat"] == waiting
     for c in clients:
         await c.close()
+
+
+def _age_connections(room: Room, seat: int, seconds: float) -> int:
+    return SeatConnection.objects.filter(room=room, seat=seat).update(
+        seen=datetime.datetime.now(datetime.UTC) - datetime.timedelta(seconds=seconds)
+    )
+
+
+async def test_a_page_whose_worker_died_stops_counting_and_the_seat_goes_to_the_computer(
+    thread_pool: computers.FairPool, settings: object
+) -> None:
+    """A worker killed with a page open never says goodbye: its connection row just stops
+    being renewed. Once stale, the seat is away since that row's last beat; after the drop
+    time the computer plays it; the person reconnecting takes it back."""
+    from daifugo_site.rooms import socket
+
+    settings.ROOMS_HEARTBEAT_S = 0.2  # type: ignore[attr-defined]
+    settings.ROOMS_CONNECTION_STALE_S = 10  # type: ignore[attr-defined]
+    room, game, sessions = await database_sync_to_async(seated_room)(2, drop_timeout_s=15)
+    assert game is not None
+    a = PlayClient(game.id, sessions[0][0])
+    b = PlayClient(game.id, sessions[1][0])
+    await a.connect()
+    await b.connect()
+    seats = database_sync_to_async(
+        lambda: sorted(SeatConnection.objects.filter(room=room).values_list("seat", flat=True))
+    )
+    for _ in range(150):  # each page's row is written just after its first frame
+        if await seats() == [0, 1]:
+            break
+        await asyncio.sleep(0.1)
+    assert await seats() == [0, 1]
+    # b's worker "dies": its beat no longer renews b's row, and nothing closes it.
+    dead = next(c for c, (_room, seat) in socket._LIVE.items() if seat == 1)
+    socket._LIVE.pop(dead)
+    socket._LIVE_GAMES.pop(dead)
+    await asyncio.sleep(0.5)  # a's beats run (a's own row is renewed)
+    loaded = await database_sync_to_async(services.current)(game.id)
+    assert loaded is not None
+    assert await database_sync_to_async(services.standin_seats)(*loaded) == set()
+    # Stale but less than the drop time since its last beat: counted away, not yet handed.
+    assert await database_sync_to_async(_age_connections)(room, 1, 11) == 1
+    gone = database_sync_to_async(lambda: not SeatConnection.objects.filter(pk=dead).exists())
+    for _ in range(300):  # a's next beat clears the dead row (every 0.2 s here)
+        if await gone():
+            break
+        await asyncio.sleep(0.1)
+    assert await gone(), "no live worker cleared the dead worker's row"
+    seat1 = await database_sync_to_async(RoomSeat.objects.get)(room=room, seat=1)
+    assert seat1.away_since is not None  # a's worker carried the dead row's last beat over
+    # ... and told the table: the others see seat 1 away, with the countdown.
+    await a.until(lambda t: 'data-presence="away"' in a.messages[-1], 30)
+    assert await database_sync_to_async(services.standin_seats)(*loaded) == set()
+    # The drop time (15 s) since the last beat runs out: the computer plays seat 1.
+    await database_sync_to_async(_age_away)(room, 1, 16)
+    assert await database_sync_to_async(services.standin_seats)(*loaded) == {1}
+    table = None
+    for _ in range(150):
+        _, match = await database_sync_to_async(services.current)(game.id)  # type: ignore[misc]
+        if any(act.seat == 1 for act in match.log):
+            break
+        table = await a.drain() or table
+        if table is not None and table.your_turn and table.error is None:
+            await a.send(first_play(table))
+            table = None
+        await computers.drive(game.id)
+        await asyncio.sleep(0.1)
+    _, match = await database_sync_to_async(services.current)(game.id)  # type: ignore[misc]
+    assert any(act.seat == 1 for act in match.log), "the computer never played seat 1"
+    # The person opens the page again (another worker): the seat is theirs again.
+    b2 = PlayClient(game.id, sessions[1][0])
+    await b2.connect()
+    assert await _standins_become(game.id, set())
+    for c in (a, b, b2):
+        await c.close()
+
+
+def test_a_slow_worker_puts_back_a_row_judged_dead_and_purge_clears_leftovers() -> None:
+    from daifugo_site.pages.management.commands.purge import stale_querysets
+    from daifugo_site.rooms import presence
+
+    room, game, _sessions = seated_room(2)
+    assert game is not None
+    presence.open_connection("slow", room.token, 1)
+    presence.open_connection("gone", room.token, 0)
+    _age_connections(room, 1, 25)
+    _age_connections(room, 0, 25)
+    # A peer's beat (serving the room) clears both dead rows and says the room changed.
+    assert presence.renew({"peer": (room.token, 0)}) == {room.token}
+    assert not SeatConnection.objects.filter(pk__in=["slow", "gone"]).exists()
+    # The slow worker's page was alive all along: its next beat puts its row back.
+    assert presence.renew({"slow": (room.token, 1)}) == {room.token}
+    assert SeatConnection.objects.filter(pk="slow", seat=1).exists()
+    assert 1 not in {p.seat for p in presence.seat_states(game) if not p.connected}
+    # A page that closed is not put back by a beat still holding its id.
+    presence.close_connection("slow", room.token, 1)
+    assert presence.renew({}) == set()
+    assert not SeatConnection.objects.filter(pk="slow").exists()
+    # Rows no worker renews are deleted by manage.py purge.
+    presence.open_connection("left", room.token, 1)
+    assert stale_querysets()["dead room connections"].count() == 0
+    _age_connections(room, 1, 25)
+    assert list(stale_querysets()["dead room connections"].values_list("pk", flat=True)) == ["left"]
+
+
+async def test_two_tabs_of_one_person_share_the_seat_and_one_move_counts_once() -> None:
+    """Two pages of one session are one person: both show their hand, the same move sent
+    from both is applied once (the other is refused as stale, in words), and closing one
+    tab does not make the seat away."""
+    room, game, sessions = await database_sync_to_async(seated_room)(4)  # four people
+    assert game is not None
+    _, match = await database_sync_to_async(services.current)(game.id)  # type: ignore[misc]
+    seat = match.round.to_act
+    key = sessions[seat][0]
+    tabs = [PlayClient(game.id, key), PlayClient(game.id, key)]
+    tables = [await t.connect() for t in tabs]
+    for t in tabs:
+        await t.drain()
+    hand = set(card_codes(match.round.hands[seat]))
+    assert all(set(t.hand) == hand and t.your_turn for t in tables)
+    move = first_play(tables[0])
+    for t in tabs:
+        await t.send(move)
+    await asyncio.sleep(0.5)
+    stored = await database_sync_to_async(Game.objects.get)(pk=game.id)
+    assert stored.version == 1 and stored.actions[0]["seat"] == seat
+    for t in tabs:
+        await t.drain()
+    refused = [m for t in tabs for m in t.messages if 'data-reason="stale"' in m]
+    assert len(refused) == 1
+    with translation.override("zh-hans"):
+        assert html.escape(limits.message("stale")) in refused[0]
+    await tabs[0].close()
+    await asyncio.sleep(0.2)
+    states = await database_sync_to_async(presence.seat_states)(stored)
+    mine = next(p for p in states if p.seat == seat)
+    assert mine.connected and mine.takeover_at is None and not mine.standin
+    await tabs[1].close()

@@ -4,6 +4,7 @@ starting, and every bad input answered with its sentence and nothing changed."""
 from __future__ import annotations
 
 import datetime
+import os
 import re
 
 import pytest
@@ -173,3 +174,151 @@ def test_the_seats_poll_sends_a_seated_person_to_the_table_once_started(client: 
     response = Client().get(f"/zh-hans/play/room/{room.token}/?part=seats", **poll)
     assert "HX-Redirect" not in response
     assert 'data-testid="spectator"' in response.content.decode()
+
+
+def test_a_forged_or_unknown_token_says_so_in_both_languages() -> None:
+    from django.utils import translation
+
+    from daifugo_site.rooms.messages import message
+
+    for lang in ("zh-hans", "ja"):
+        for response in (
+            Client().get(f"/{lang}/play/room/not-a-room/"),
+            Client().post(f"/{lang}/play/room/{'x' * 40}/take/", {"seat": "1"}),
+            Client().post(f"/{lang}/play/room/not-a-room/start/", {"fill": "1"}),
+        ):
+            assert response.status_code == 404
+            with translation.override(lang):
+                assert message("no_such_room") in response.content.decode()
+    assert not Room.objects.exists()
+
+
+def test_a_seated_person_leaves_the_table_mid_game_and_comes_back(client: Client) -> None:
+    from daifugo_site.rooms import presence
+
+    room = create(client)
+    friend = Client()
+    friend.post(f"/zh-hans/play/room/{room.token}/take/", {"seat": "1", "name": "Bo"})
+    client.post(f"/zh-hans/play/room/{room.token}/start/", {"fill": "1"})
+    page = friend.get(f"/zh-hans/play/room/{room.token}/").content.decode()
+    assert 'data-action="leave-room"' in page
+    # A watcher has no seat to leave: refused, nothing changed.
+    response = Client().post(f"/zh-hans/play/room/{room.token}/leave/")
+    assert response.status_code == 409
+    game = Game.objects.get()
+    assert services.standin_seats(game, services.match_of(game)) == set()
+    response = friend.post(f"/zh-hans/play/room/{room.token}/leave/")
+    assert response.status_code == 302
+    assert services.standin_seats(game, services.match_of(game)) == {1}
+    # Opening the table again (its socket counts the page): the seat is the person's.
+    presence.open_connection("c1", room.token, 1)
+    assert services.standin_seats(game, services.match_of(game)) == set()
+
+
+@pytest.mark.parametrize(
+    ("table", "humans", "ok"),
+    [("6", "6", True), ("1v1", "2", True), ("4", "5", False), ("3", "6", False)],
+)
+def test_hotseat_seats_two_to_six_people_and_never_more_than_the_table(
+    table: str, humans: str, ok: bool
+) -> None:
+    client = Client()
+    levels = {f"level_{i}": "beginner" for i in range(1, 6)}
+    preset = "standard" if table in ("4", "1v1") else "basic"  # a preset for that size
+    data = {**FORM, **levels, "table": table, "preset": preset, "mode": "hotseat"}
+    data["humans"] = humans
+    response = client.post("/ja/play/room/new/", data)
+    if ok:
+        assert response.status_code == 302
+        game = Game.objects.get()
+        assert sum(s["kind"] == "human" for s in game.seats) == int(humans)
+    else:
+        # Refused in words (ja), nothing created.
+        assert response.status_code == 400
+        players = 4 if table == "4" else 3
+        assert f"{players}人の卓に{humans}人は座れません。" in response.content.decode()
+        assert not Room.objects.exists() and not Game.objects.exists()
+
+
+def test_the_room_page_shows_its_rules_in_the_visitor_s_language(client: Client) -> None:
+    from django.core.management import call_command
+
+    call_command("load_site_content", "--app", "pages", "-v", "0", stdout=open(os.devnull, "w"))
+    room = create(client, opt_eight_cut="any", rounds="5", clock="30")
+    page = Client().get(f"/ja/play/room/{room.token}/").content.decode()
+    rules = page[page.index('data-testid="room-rules"') :]
+    rules = rules[: rules.index("</section>")]
+    from django.utils import translation
+
+    from daifugo_site.play.forms import option_texts
+
+    with translation.override("ja"):
+        eight_cut = option_texts()["eight_cut"]
+        expected = [str(eight_cut.label), str(eight_cut.value_labels()["any"]), ">5<"]
+        expected += ["30秒" if "30秒" in rules else "30"]
+    assert all(text in rules for text in expected), rules
+    assert "standard" in rules
+
+
+def _play_to_the_end(game: Game, tokens: dict[int, str]) -> None:
+    """Every seat plays the computer's choice through the one move path (people's seats
+    as those people), until the match is over."""
+    from rules_engine import Action
+    from rules_engine.state import EXCHANGE
+
+    for _ in range(3000):
+        _g, match = services.current(game.id)  # type: ignore[misc]
+        if match.over:
+            return
+        r = match.round
+        if r.over:
+            assert services.apply_action(
+                game.id, Action.next_round(), by_computer=False, player=tokens[0]
+            ).accepted
+            continue
+        seat = next(s for s in range(r.n) if r.owed[s]) if r.phase == EXCHANGE else r.to_act
+        action = services.computer_action(_g, match, seat)
+        if seat in tokens:
+            outcome = services.apply_action(game.id, action, by_computer=False, player=tokens[seat])
+        else:
+            outcome = services.apply_action(game.id, action, by_computer=True)
+        assert outcome.accepted, outcome
+    raise AssertionError("the match did not end")
+
+
+def test_after_the_match_the_results_and_play_again_with_the_same_seats(client: Client) -> None:
+    from daifugo_site.rooms.services import seats_of
+
+    room = create(client, rounds="3")
+    friend = Client()
+    friend.post(f"/zh-hans/play/room/{room.token}/take/", {"seat": "1", "name": "Bo"})
+    client.post(f"/zh-hans/play/room/{room.token}/start/", {"fill": "1"})
+    game = Game.objects.get()
+    # Not over yet: "play again" is refused, nothing changes.
+    assert client.post(f"/zh-hans/play/room/{room.token}/again/").status_code == 409
+    assert Game.objects.count() == 1
+    tokens = {0: client.session[services.PLAYER_TOKEN_KEY]}
+    tokens[1] = friend.session[services.PLAYER_TOKEN_KEY]
+    _play_to_the_end(game, tokens)
+    page = friend.get(f"/ja/play/room/{room.token}/").content.decode()
+    results = page[page.index('data-testid="room-results"') :]
+    assert results.count('<th scope="row">') == 3  # points of each of the 3 rounds
+    assert "Aki" in results and "Bo" in results
+    assert 'data-action="play-again-room"' not in page  # only the creator's
+    # Someone else's "play again": refused in words, nothing created.
+    response = friend.post(f"/zh-hans/play/room/{room.token}/again/")
+    assert response.status_code == 403 and Game.objects.count() == 1
+    page = client.get(f"/zh-hans/play/room/{room.token}/").content.decode()
+    assert 'data-action="play-again-room"' in page
+    response = client.post(f"/zh-hans/play/room/{room.token}/again/")
+    assert response.status_code == 302
+    again = Game.objects.exclude(pk=game.pk).get()
+    assert [(e["kind"], e.get("player")) for e in again.seats] == [
+        (e["kind"], e.get("player")) for e in game.seats
+    ]
+    room.refresh_from_db()
+    assert room.game_ids == [game.id, again.id] and room.status == Room.Status.PLAYING
+    assert [r.kind for r in seats_of(room)] == ["human", "human", "computer", "computer"]
+    # Both matches stay in the room's results.
+    page = client.get(f"/zh-hans/play/room/{room.token}/").content.decode()
+    assert page.count("<caption>") == 2

@@ -6,6 +6,7 @@
   rating histories link to them);
 - anonymous game statistics (and the pages' tallies of games that never ended) older than
   ``PURGE_SITE_STATS_DAYS`` days;
+- open-page rows of room seats whose worker died (``rooms.presence``);
 - guests' lesson progress not written for ``PURGE_GUEST_PROGRESS_DAYS`` days (a signed-in
   user's progress is theirs and stays).
 
@@ -70,6 +71,10 @@ def stale_querysets() -> dict[str, models.QuerySet[Any]]:
         found["page tallies of unfinished games"] = ClientTally.objects.filter(
             created__lt=_cutoff(site_stats)
         )
+    from daifugo_site.rooms.presence import dead_connections
+
+    # Open-page rows of room seats that no live worker renews (a worker killed mid-game).
+    found["dead room connections"] = dead_connections()
     guests = int(settings.PURGE_GUEST_PROGRESS_DAYS)
     if guests > 0:
         found["guest lesson progress"] = Progress.objects.filter(
