@@ -119,8 +119,9 @@ def play_round_checking(page: Any, players: int) -> int:
         ("ja", "ja-JP", "5", "basic", 1280, 800),
         ("ja", "ja-JP", "6", "basic", 390, 844),
         ("zh-hans", "zh-CN", "6", "basic", 1280, 800),
+        ("ja", "ja-JP", "5", "basic", 320, 700),
     ],
-    ids=["2-phone-ja", "3-phone-zh", "5-laptop-ja", "6-phone-ja", "6-laptop-zh"],
+    ids=["2-phone-ja", "3-phone-zh", "5-laptop-ja", "6-phone-ja", "6-laptop-zh", "5-320px-ja"],
 )
 def test_every_seat_is_placed_clear_around_the_table(
     daphne_server: DaphneServer,
