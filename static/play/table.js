@@ -177,6 +177,10 @@
     } catch (e) { /* a bad stored value: start from the default angle */ }
     applyAngle(stage);
     setView(stored(VIEW_KEY) || "oblique", false);
+    // The remembered view is drawn at once; later switches ease in (play.css).
+    window.requestAnimationFrame(function () {
+      window.requestAnimationFrame(function () { stage.classList.add("is-ready"); });
+    });
     var switcher = document.querySelector("[data-view-switch]");
     if (switcher) {
       switcher.hidden = false;

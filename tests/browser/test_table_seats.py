@@ -70,7 +70,7 @@ def check_layout(page: Any, players: int) -> None:
             assert not overlap(b, m["fan"]), f"plate of seat {p['seat']} covers the hand"
     for i, p in enumerate(m["plates"]):
         for q in m["plates"][i + 1 :]:
-            assert not overlap(p["box"], q["box"]), f"plates {p['seat']}, {q['seat']} overlap"
+            assert not overlap(p["box"], q["box"]), f"plates overlap: {p}, {q}"
     sides = sorted(p["side"] for p in m["plates"])
     assert sides.count("near") == 1
 
