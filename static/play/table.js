@@ -100,7 +100,7 @@
   }
   document.addEventListener("keydown", function (event) {
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || event.isComposing) { return; }
-    if (typing(event.target)) { return; }
+    if (typing(event.target) || document.querySelector(CURTAIN)) { return; }
     var key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
     if (key === "Enter") {
       // On a focused button Enter keeps its own meaning (a card toggles, Play plays).
@@ -177,6 +177,10 @@
     } catch (e) { /* a bad stored value: start from the default angle */ }
     applyAngle(stage);
     setView(stored(VIEW_KEY) || "oblique", false);
+    // The remembered view is drawn at once; later switches ease in (play.css).
+    window.requestAnimationFrame(function () {
+      window.requestAnimationFrame(function () { stage.classList.add("is-ready"); });
+    });
     var switcher = document.querySelector("[data-view-switch]");
     if (switcher) {
       switcher.hidden = false;
@@ -242,6 +246,7 @@
     if (!target) { return; }
     if (target.id === "hand") { buildFan(); }
     update();
+    syncCurtain();
     if (target.id === "hand" && window.__handFocus) {
       var root = hand();
       var again = root.querySelector('[data-card="' + window.__handFocus + '"]') ||
@@ -251,7 +256,64 @@
       window.__handFocus = null;
     }
   });
-  function start() { initView(); buildFan(); update(); }
+  // -- the hotseat curtain (templates/rooms/panel.html) ------------------------------------
+  // While it is down the server sends no hand at all; here the rest of the page is made
+  // inert (no focus, no clicks, hidden from assistive technology) and Tab cycles inside the
+  // curtain, as in any modal dialog. The live region stays outside it, so what the others
+  // play is still announced. Lifted, the page comes back and focus goes to the hand.
+  var CURTAIN = '[data-testid="curtain"]';
+  var INERT_MARK = "data-curtain-inert";
+
+  function focusables(root) {
+    return Array.from(root.querySelectorAll("button, a[href], input:not([type=hidden]), select, textarea, [tabindex]"))
+      .filter(function (e) { return !e.disabled && e.tabIndex >= 0; });
+  }
+
+  function syncCurtain() {
+    var curtain = document.querySelector(CURTAIN);
+    var wasDown = document.querySelector("[" + INERT_MARK + "]") !== null;
+    document.querySelectorAll("[" + INERT_MARK + "]").forEach(function (e) {
+      e.inert = false;
+      e.removeAttribute(INERT_MARK);
+    });
+    document.documentElement.classList.toggle("has-curtain", !!curtain);
+    if (!curtain) {
+      if (wasDown) {
+        // After the whole push (the hand may arrive after the panel): focus the hand.
+        window.setTimeout(function () {
+          var active = document.activeElement;
+          if (active && active !== document.body) { return; }
+          var first = hand() && hand().querySelector("button[data-card]");
+          (first || document.getElementById("main")).focus();
+        }, 0);
+      }
+      return;
+    }
+    for (var node = curtain; node.parentElement && node !== document.body; node = node.parentElement) {
+      Array.from(node.parentElement.children).forEach(function (sibling) {
+        if (sibling === node || sibling.inert || sibling.matches("script, style, link, [aria-live]")) { return; }
+        sibling.inert = true;
+        sibling.setAttribute(INERT_MARK, "");
+      });
+    }
+    if (!curtain.contains(document.activeElement)) {
+      var first = focusables(curtain)[0];
+      if (first) { first.focus(); }
+    }
+  }
+
+  document.addEventListener("keydown", function (event) {
+    var curtain = event.key === "Tab" && document.querySelector(CURTAIN);
+    if (!curtain) { return; }
+    var all = focusables(curtain);
+    if (!all.length) { event.preventDefault(); return; }
+    var i = all.indexOf(document.activeElement);
+    var next = event.shiftKey ? (i <= 0 ? all.length - 1 : i - 1) : (i < 0 || i === all.length - 1 ? 0 : i + 1);
+    all[next].focus();
+    event.preventDefault();
+  });
+
+  function start() { initView(); buildFan(); update(); syncCurtain(); }
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);
   } else {

@@ -1,5 +1,7 @@
 """axe-core in a real browser: 0 violations (WCAG 2.1 A/AA and best practices) on every
-kind of page, in both languages.
+kind of page, in both languages: content pages, the play set-up, the game page in each
+view, a room, a hotseat table (curtain down and hand shown), review, the checker, the
+account pages, a rated game and a replay; the pages with a dark theme in both themes.
 
 axe-core is an npm package, installed outside the repository's tracked files by
 ``make axe`` (``npm install --prefix .cache/axe axe-core@4``; .ci/run does it). Without it
@@ -10,9 +12,11 @@ it): there a missing axe-core fails, so CI can never pass by skipping.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import AXE_HINT, DaphneServer, axe_script, page_problems
 
@@ -30,7 +34,16 @@ PAGES = [
     ("lesson", "learn/card-strength/"),
     ("puzzle", "learn/eight-beats-jack/"),
     ("play index", "play/"),
+    ("rated index", "rated/"),
+    ("leaderboard", "rated/leaderboard/"),
+    ("checker", "review/checker/"),
+    ("statistics", "accounts/statistics/"),
+    ("log in", "accounts/login/"),
+    ("sign up", "accounts/signup/"),
+    ("password reset", "accounts/password/reset/"),
 ]
+SCHEMES = ["light", "dark"]
+PASSWORD = "a long pass phrase 7"
 LANGUAGES = [("zh-hans", "zh-CN"), ("ja", "ja-JP")]
 
 
@@ -119,3 +132,112 @@ def test_game_page_has_no_axe_violations(
     page.locator('[data-testid="hand"] button[data-card]').first.click()
     assert_no_violations(page, f"the game page, {view} view, {scheme} theme ({lang})")
     assert page_problems(page) == []
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize(("lang", "locale"), LANGUAGES)
+def test_checker_result_has_no_axe_violations(
+    axe_ready: None,
+    daphne_server: DaphneServer,
+    new_page: Any,
+    lang: str,
+    locale: str,
+    scheme: str,
+) -> None:
+    """The rules checker with the engine's answer on the page (its example submitted)."""
+    page = new_page(locale=locale, color_scheme=scheme)
+    page.goto(f"{daphne_server.url}/{lang}/review/checker/")
+    page.locator("main form [type=submit]").first.click()
+    page.wait_for_load_state()
+    assert "s=" in page.url or page.url.endswith("/checker/")
+    assert_no_violations(page, f"the checker's result ({lang}, {scheme})")
+    assert page_problems(page) == []
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize(("lang", "locale"), LANGUAGES)
+def test_room_hotseat_and_review_pages_have_no_axe_violations(
+    axe_ready: None,
+    daphne_server: DaphneServer,
+    new_page: Any,
+    lang: str,
+    locale: str,
+    scheme: str,
+) -> None:
+    """A room's page (seats and link), a hotseat table with its curtain down and then with
+    the hand shown, and the review page of a practice game."""
+    base = daphne_server.url
+    page = new_page(locale=locale, color_scheme=scheme)
+    page.goto(f"{base}/{lang}/play/")
+    page.locator('select[name="table"]').select_option("1v1")
+    page.locator("#room-nickname").fill("Aki")
+    page.locator('[data-action="create-room"]').click()
+    expect(page.locator('[data-testid="room-link"]')).to_be_visible()
+    assert_no_violations(page, f"a room's page ({lang}, {scheme})")
+
+    page.goto(f"{base}/{lang}/play/")
+    page.locator('select[name="table"]').select_option("1v1")
+    page.locator('select[name="mode"]').select_option("hotseat")
+    page.locator('select[name="humans"]').select_option("2")
+    page.locator('[data-action="create-room"]').click()
+    expect(page.locator('[data-testid="curtain"]')).to_be_visible()
+    assert_no_violations(page, f"the hotseat curtain ({lang}, {scheme})")
+    page.locator('[data-action="reveal"]').click()
+    expect(page.locator("#hand button[data-card]").first).to_be_visible()
+    assert_no_violations(page, f"a hotseat table, hand shown ({lang}, {scheme})")
+
+    page.goto(f"{base}/{lang}/play/")
+    page.locator('select[name="table"]').select_option("1v1")
+    page.locator('[data-action="start"]').click()
+    page.wait_for_selector("#hand button[data-card]")
+    game_id = page.url.rstrip("/").rsplit("/", 1)[-1]
+    response = page.goto(f"{base}/{lang}/review/game/{game_id}/")
+    assert response is not None and response.status == 200
+    assert_no_violations(page, f"the review page ({lang}, {scheme})")
+    assert page_problems(page) == []
+
+
+def sign_up(page: Any, base: str, lang: str, email: str) -> None:
+    page.goto(f"{base}/{lang}/accounts/signup/")
+    page.locator('input[name="email"]').fill(email)
+    page.locator('input[name="password1"]').fill(PASSWORD)
+    page.locator('input[name="password2"]').fill(PASSWORD)
+    page.locator('main form button[type="submit"]').click()
+    expect(page).to_have_url(re.compile(rf"/{lang}/accounts/profile/"))
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize(("lang", "locale"), LANGUAGES)
+def test_profile_rated_and_replay_pages_have_no_axe_violations(
+    axe_ready: None,
+    daphne_server: DaphneServer,
+    new_page: Any,
+    lang: str,
+    locale: str,
+    scheme: str,
+) -> None:
+    """A new account's profile, a rated game (playing, then resigned), the profile with the
+    game listed and its replay."""
+    base = daphne_server.url
+    pages = [new_page(locale=locale, color_scheme=scheme) for _ in range(2)]
+    for n, page in enumerate(pages):
+        sign_up(page, base, lang, f"axe-{lang}-{scheme}-{n}@example.com")
+    assert_no_violations(pages[0], f"a new profile ({lang}, {scheme})")
+    for page in pages:
+        page.goto(f"{base}/{lang}/rated/")
+        page.locator('[data-action="queue"]').click()
+    for page in pages:
+        expect(page).to_have_url(re.compile(rf"/{lang}/rated/[A-Za-z0-9_-]+/$"), timeout=15_000)
+    player = pages[0]
+    expect(player.locator('.table[data-synced="true"]')).to_be_attached()
+    expect(player.locator("#hand button[data-card]").first).to_be_visible()
+    assert_no_violations(player, f"a rated game ({lang}, {scheme})")
+    player.locator('[data-action="resign"]').click()
+    expect(player.locator('[data-testid="rated-result"]')).to_be_visible()
+    assert_no_violations(player, f"a rated game, resigned ({lang}, {scheme})")
+    player.goto(f"{base}/{lang}/accounts/profile/")
+    assert_no_violations(player, f"a profile with a game ({lang}, {scheme})")
+    player.locator('[data-testid="recent-games"] a').first.click()
+    expect(player.locator('[data-testid="replay"]')).to_be_visible()
+    assert_no_violations(player, f"a replay ({lang}, {scheme})")
+    assert page_problems(pages[0]) == [] and page_problems(pages[1]) == []

@@ -270,6 +270,107 @@ def test_readable_at_320_px_and_at_200_percent_zoom(
     assert_fits(page)
     for selector in ('[data-testid="seats"] .seat__name', "#hand button[data-card]"):
         page.locator(selector).first.wait_for(state="visible")
-        box = page.locator(selector).first.bounding_box()
-        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+        # Measured in the page at once: a push may replace the seats between two calls.
+        boxes = page.locator(selector).evaluate_all(
+            "es => es.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; })"
+        )
+        assert boxes and all(left >= 0 and right <= width for left, right in boxes), boxes
     assert page_problems(page) == []
+
+
+def test_drag_turns_and_tilts_only_within_limits_by_mouse_and_touch(
+    daphne_server: DaphneServer, new_page: Any
+) -> None:
+    page = new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+    start_game(page, daphne_server.url, "zh-hans", "4")
+    stage = page.locator("[data-table-stage]")
+    felt = page.locator("[data-table-felt]")
+    felt.scroll_into_view_if_needed()
+    box = felt.bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    def angle() -> tuple[str, str]:
+        tilt, turn = stage.evaluate(
+            "e => [e.style.getPropertyValue('--tilt'), e.style.getPropertyValue('--turn')]"
+        )
+        return tilt, turn
+
+    # Mouse: far up and to the left; the tilt stops at 55 degrees, the turn at -30.
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x - 3000, y - 3000, steps=6)
+    page.mouse.up()
+    assert angle() == ("55.0deg", "-30.0deg")
+    # Touch (a finger's pointer events): far down and to the right, 15 and 30 at most.
+    for kind, dx, dy in (("pointerdown", 0, 0), ("pointermove", 3000, 3000), ("pointerup", 0, 0)):
+        felt.dispatch_event(
+            kind,
+            {"pointerId": 7, "pointerType": "touch", "isPrimary": True, "button": 0,
+             "clientX": x + dx, "clientY": y + dy, "bubbles": True},
+        )  # fmt: skip
+    assert angle() == ("15.0deg", "30.0deg")
+    # The top view turns but never tilts; the flat view does not move at all.
+    page.locator('[data-view="top"]').click()
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x - 100, y + 400, steps=4)
+    page.mouse.up()
+    assert angle() == ("15.0deg", "10.0deg")
+    page.locator('[data-view="flat"]').click()
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 300, y, steps=4)
+    page.mouse.up()
+    assert angle() == ("15.0deg", "10.0deg")
+    # The felt eases out of the top view (a transition), then stays flat.
+    page.wait_for_function(
+        "() => getComputedStyle(document.querySelector('[data-table-felt]')).transform === 'none'",
+        timeout=5000,
+    )
+    saved = json.loads(page.evaluate("localStorage.getItem('daifugo.table.angle')"))
+    assert saved == {"tilt": 15, "turn": 10}
+    assert page_problems(page) == []
+
+
+def test_reduced_motion_turns_the_animations_off(
+    daphne_server: DaphneServer, new_page: Any
+) -> None:
+    page = new_page(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
+    start_game(page, daphne_server.url, "ja", "1v1")
+    hand = page.locator("#hand")
+    expect(hand).to_have_attribute("data-your-turn", "true", timeout=20_000)
+    styles = page.evaluate(
+        """() => {
+          const felt = getComputedStyle(document.querySelector('[data-table-felt]'));
+          const played = document.querySelector('.field__top .cards__item, .felt .field__empty');
+          const turn = document.querySelector('.felt .seat--turn .seat__plate');
+          return {
+            felt: felt.transitionDuration,
+            played: played ? getComputedStyle(played).animationName : 'none',
+            turn: turn ? getComputedStyle(turn).animationName : 'none',
+          };
+        }"""
+    )
+    assert styles == {"felt": "0s", "played": "none", "turn": "none"}, styles
+    assert page_problems(page) == []
+
+
+def test_motion_is_on_without_the_reduced_motion_wish(
+    daphne_server: DaphneServer, new_page: Any
+) -> None:
+    # The other side of the test above: the same checks can fail.
+    page = new_page(viewport={"width": 1280, "height": 800}, reduced_motion="no-preference")
+    start_game(page, daphne_server.url, "ja", "1v1")
+    page.wait_for_function(
+        "() => getComputedStyle(document.querySelector('[data-table-felt]')).transitionDuration"
+        " !== '0s'",
+        timeout=5000,
+    )
+    assert (
+        page.evaluate(
+            "() => getComputedStyle(document.querySelector('.felt .field__empty, "
+            ".field__top .cards__item')).animationName"
+        )
+        != "none"
+    )

@@ -26,6 +26,11 @@ register = template.Library()
 CARD_KEYS = "1234567890" + "".join(c for c in "abcdefhijklmoqrstuvwxyz")
 #: Face-down backs drawn per hand; the count is always written out as well.
 MAX_BACKS = 13
+#: The oval the seats' centres sit on, in percent of the table's width and height. Inside
+#: the felt's rim (4% and 8% from the edges): a plate is centred on its point, so a side
+#: seat's plate must not stick out of the stage on a phone (tests/browser/test_table_seats.py).
+RADIUS_X = 33
+RADIUS_Y = 40
 
 
 @dataclass(frozen=True)
@@ -83,7 +88,7 @@ def seat_places(seats: Sequence[Any]) -> dict[int, Place]:
         order = (i - you) % n
         # Screen angles, y downwards: 90 degrees is the near side, then clockwise.
         angle = math.radians(90 + order * 360 / n)
-        x, y = 50 + 44 * math.cos(angle), 50 + 40 * math.sin(angle)
+        x, y = 50 + RADIUS_X * math.cos(angle), 50 + RADIUS_Y * math.sin(angle)
         if order == 0:
             side = "near"
         elif y < 30:
