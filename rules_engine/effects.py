@@ -143,7 +143,7 @@ def _rank_rule(mode: str, move: Move, rank: int, mask: int) -> bool:
 
 def cuts(move: Move, rules: RuleSet) -> bool:
     """Whether a play makes an 8-cut (RULES.md section 3); a joker standing for an 8
-    never cuts.
+    never cuts, except in a sequence under ``eight_cut_joker``.
 
     >>> from rules_engine.moves import analyse
     >>> from rules_engine.cards import parse_cards
@@ -152,6 +152,10 @@ def cuts(move: Move, rules: RuleSet) -> bool:
     >>> cuts(seq, any_), cuts(seq, groups)
     (True, False)
     """
+    if rules.eight_cut_joker and move.form == SEQUENCE and rules.eight_cut == "any":
+        # eight_cut_joker (UECda): a sequence whose span covers the 8 cuts, even when a
+        # joker stands for it.
+        return move.low <= RANK_8 <= move.high
     return _rank_rule(rules.eight_cut, move, RANK_8, _MASK_8)
 
 

@@ -29,6 +29,10 @@ EIGHT_CUT_VALUES = ("off", "groups", "any")
 JBACK_VALUES = ("off", "groups", "any")
 SEQUENCE_BEATS_VALUES = ("above_top", "above_bottom")
 PRESET_NAMES = ("standard", "party", "classic", "basic")
+#: Presets the engine knows beyond the site's four: ``uecda`` is the computer-Daihinmin
+#: tournament's standard rules (UECda), for the bridge in ``rules_engine.uecda``. The site
+#: offers PRESET_NAMES only: a UECda table is five computer programs, not a practice game.
+ENGINE_PRESET_NAMES = PRESET_NAMES + ("uecda",)
 
 #: What the party preset forbids when its "illegal finish" switch is turned on.
 PARTY_FORBIDDEN_FINISH = ("joker", "top_rank", "eight", "revolution")
@@ -40,6 +44,7 @@ PRESET_PLAYERS: dict[str, tuple[int, ...]] = {
     "party": (3, 4),
     "classic": (4, 5, 6),
     "basic": (3, 4, 5, 6),
+    "uecda": (5,),
 }
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
@@ -75,6 +80,12 @@ class RuleSet:
     miyako_ochi: bool = False
     pass_until_clear: bool = False
     hand_size: int | None = None
+    # UECda's differences (RULES.md section 3, "UECda options"); off in the site's presets.
+    return_to_last: bool = False
+    joker_suit: bool = False
+    eight_cut_joker: bool = False
+    leader_may_pass: bool = False
+    diamond3_leads: bool = False
     # Derived at construction for the hot path (not options, not compared).
     ff_mask: int = field(default=0, compare=False, repr=False)
 
@@ -131,6 +142,11 @@ class RuleSet:
             "forbidden_finish_sequences_exempt",
             "miyako_ochi",
             "pass_until_clear",
+            "return_to_last",
+            "joker_suit",
+            "eight_cut_joker",
+            "leader_may_pass",
+            "diamond3_leads",
         ):
             if not isinstance(getattr(self, name), bool):
                 raise bad(name, getattr(self, name))
@@ -266,6 +282,34 @@ _PRESETS: dict[str, dict[str, Any]] = {
         "forbidden_finish": (),
         "miyako_ochi": False,
         "pass_until_clear": False,
+    },
+    # UECda's standard rules (the tournament server's defaults): 5 players, 53 cards,
+    # revolution by 4+ groups or 5+ sequences, 8-cut by any play covering an 8 (a joker
+    # standing for one too), suit lock after one match, spade-3 return, no 11-back, no
+    # forbidden finish, no miyako-ochi, pass until the field clears, the turn back to the
+    # last player before it clears, a joker with a suit, the leader may pass, and the
+    # diamond 3 leads every game.
+    "uecda": {
+        "preset_name": "uecda",
+        "jokers": 1,
+        "sequence_beats": "above_top",
+        "revolution": True,
+        "revolution_group_min": 4,
+        "revolution_sequence_min": 5,
+        "eight_cut": "any",
+        "jback": "off",
+        "suit_lock": True,
+        "suit_lock_after": 2,
+        "number_lock": False,
+        "spade3_return": True,
+        "forbidden_finish": (),
+        "miyako_ochi": False,
+        "pass_until_clear": True,
+        "return_to_last": True,
+        "joker_suit": True,
+        "eight_cut_joker": True,
+        "leader_may_pass": True,
+        "diamond3_leads": True,
     },
 }
 

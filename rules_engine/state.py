@@ -71,6 +71,7 @@ from .effects import (
 )
 from .moves import (
     FORMS,
+    GROUP,
     JOKER_ONLY,
     PASS,
     PASS_FORM,
@@ -277,6 +278,11 @@ class Round:
         self.first_leader = leader
         if previous is not None and n >= 3:
             self._exchange_gifts(hands_list, previous)
+        if rules.diamond3_leads and previous is not None:
+            # The diamond 3 leads every round, wherever the gifts put it (and again
+            # once the returns are made, see give).
+            leader = _first_leader(hands_list)
+            self.first_leader = leader
         self.hands = tuple(hands_list)
         self.active = sum(1 << s for s in range(n) if hands_list[s])
         if self.phase == PLAY:
@@ -609,6 +615,8 @@ class Round:
                 moves.append(JOKER_ONLY[1])
                 if joker_count == 2:
                     moves.append(JOKER_ONLY[2])
+            if rules.leader_may_pass:
+                moves.append(PASS)
             if hand & REAL_MASK:
                 seq_min = rules.sequence_min
                 lanes = suit_lanes(hand)
@@ -727,15 +735,28 @@ class Round:
         return self._play(actor, move, rev)
 
     def _pass(self, actor: int) -> Round | Refusal:
-        if self.top is None:
+        rules = self.rules
+        if self.top is None and not rules.leader_may_pass:
             return _R["leader_cannot_pass"]
         new = self._copy()
         new.history = (self.history, actor, PASS)
         passed = self.passed | (1 << actor)
         new.passed = passed
-        others = self.active & ~(1 << self.last)
+        if self.top is None:
+            # leader_may_pass: when every player still in has passed on the empty
+            # field, the lead comes back to the one it was given to (the next after the
+            # last to pass, as nobody can go out meanwhile).
+            others = self.active
+            leader = self._next_active(actor)
+        elif rules.return_to_last:
+            # The last player is asked too: the field clears once it passes as well.
+            others = self.active
+            leader = self.last
+        else:
+            others = self.active & ~(1 << self.last)
+            leader = self.last
         if passed & others == others:
-            new._clear(self.last)
+            new._clear(leader)
             new.why = (
                 _W_PASS,
                 actor,
@@ -789,14 +810,15 @@ class Round:
         # cheap guards: both readings of the 8-cut (and of 11-back) need a real 8 (J) in
         # the play, and a single never toggles revolution.
         cards = move.cards
-        cut = bool(cards & _MASK_8) and cuts(move, rules)
+        cut = (bool(cards & _MASK_8) or (rules.eight_cut_joker and form == SEQUENCE)) and cuts(
+            move, rules
+        )
         jb = bool(cards & _MASK_J) and toggles_jback(move, rules)
         revo = form != SINGLE and toggles_revolution(move, rules)
         if cut:
             flags |= _F_CUT
 
         new = self._copy()
-        new.history = (self.history, actor, move)
         hand = self.hands[actor] - move.cards
         hands = list(self.hands)
         hands[actor] = hand
@@ -804,13 +826,22 @@ class Round:
         new.last = actor
 
         # Suit lock and number lock, against the play this one beat.
-        if top is None:
-            new.streak = 1 if move.jokers == 0 else 0
+        if rules.joker_suit:
+            # A joker takes a suit (UECda): the play carries its whole composition.
+            move = with_joker_suits(move, top, self.lock)
+            new.top = move
+            has_comp = bool(move.cards & REAL_MASK)
+            top_comp = top is not None and bool(top.cards & REAL_MASK)
         else:
-            if move.jokers == 0 and top.jokers == 0 and move.suits == top.suits:
+            has_comp = move.jokers == 0
+            top_comp = top is not None and top.jokers == 0
+        if top is None:
+            new.streak = 1 if has_comp else 0
+        else:
+            if has_comp and top_comp and move.suits == top.suits:
                 new.streak = self.streak + 1
             else:
-                new.streak = 1 if move.jokers == 0 else 0
+                new.streak = 1 if has_comp else 0
             if rules.suit_lock and not self.lock and new.streak >= rules.suit_lock_after:
                 new.lock = move.suits
                 flags |= _F_LOCK
@@ -832,6 +863,7 @@ class Round:
             flags |= _F_JB
         if self.jback:
             flags |= _F_JB_WAS
+        new.history = (self.history, actor, move)
         entry = None
         dropped = -1
 
@@ -880,8 +912,11 @@ class Round:
             return new
         if rules.pass_until_clear:
             others = new.active & ~(1 << actor)
-            if self.passed & others == others:
-                # Everyone left has passed already: nobody can answer.
+            if self.passed & others == others and not (
+                rules.return_to_last and (new.active >> actor) & 1
+            ):
+                # Everyone left has passed already: nobody can answer (with
+                # return_to_last the turn comes back to the player, who may play again).
                 new._clear(actor)
                 new.why = (_W_PLAY, actor, move, flags, entry, dropped, _CLEAR_NOBODY)
                 return new
@@ -922,7 +957,9 @@ class Round:
         new.why = (_W_GIVE, seat, receiver, cards)
         if not any(new.owed):
             new.phase = PLAY
-            leader = self.first_leader
+            if self.rules.diamond3_leads:
+                new.first_leader = _first_leader(hands)
+            leader = new.first_leader
             new.to_act = leader if (new.active >> leader) & 1 else new._next_active(leader)
             if new.active.bit_count() <= 1:
                 new._finish()
@@ -978,6 +1015,46 @@ def _first_leader(hands: Sequence[int]) -> int:
                 if hand & bit:
                     return seat
     return 0
+
+
+def with_joker_suits(move: Move, top: Move | None, lock: int) -> Move:
+    """``move`` with the suits its jokers take under ``joker_suit`` (UECda).
+
+    A sequence's jokers take its suit, which its real cards already say. In a group, the
+    jokers take the suits that make the play's composition the one it beats (or the lock)
+    when the real cards allow, so that it starts or keeps a suit lock; otherwise (leading,
+    or no match possible) the missing suits in S H D C order. A play of jokers only has no
+    composition. The move returned equals ``move`` (same cards and form); only ``suits``
+    differs.
+
+    >>> from rules_engine.moves import analyse
+    >>> from rules_engine.cards import parse_cards
+    >>> pair = analyse(parse_cards("S4 H4"), None, False, 3)
+    >>> with_joker_suits(analyse(parse_cards("S5 JK"), None, False, 3), pair, 0).suits
+    3
+    >>> with_joker_suits(analyse(parse_cards("D5 JK"), None, False, 3), pair, 0).suits
+    5
+    """
+    if move.form != GROUP or not move.jokers or not move.cards & REAL_MASK:
+        return move
+    real_suits = move.suits
+    want = lock
+    if not want and top is not None and top.form == GROUP and top.cards & REAL_MASK:
+        want = top.suits
+    if want and want.bit_count() == move.size and real_suits & ~want == 0:
+        suits = want
+    else:
+        suits = real_suits
+        missing = move.jokers
+        for s in range(4):
+            if missing and not (suits >> s) & 1:
+                suits |= 1 << s
+                missing -= 1
+    if suits == real_suits:
+        return move
+    taken = Move(move.cards, move.form, move.rank, move.low, move.high, None, move.ambiguous)
+    taken.suits = suits
+    return taken
 
 
 def strongest_cards(hand: int, k: int) -> int:

@@ -12,14 +12,16 @@ from typing import Any
 
 from hypothesis import HealthCheck, settings
 
-from rules_engine import PRESET_NAMES, Action, Match, Move, Refusal, Round, RuleSet, observe
+from rules_engine import Action, Match, Move, Refusal, Round, RuleSet, observe
 from rules_engine.cards import REAL_MASK, format_cards, parse_cards
 from rules_engine.effects import Effect
+from rules_engine.rules import ENGINE_PRESET_NAMES
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED_SCENARIOS = REPO.parent / "shared" / "scenarios"
 PROJECT_SCENARIOS = REPO / "scenarios"
-ALL_PRESETS = PRESET_NAMES
+#: The site's four presets and the engine's ``uecda``.
+ALL_PRESETS = ENGINE_PRESET_NAMES
 
 
 def property_settings(max_examples: int) -> settings:

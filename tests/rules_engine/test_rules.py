@@ -268,3 +268,37 @@ def test_unknown_preset_is_refused():
 
 def test_rules_error_is_a_value_error():
     assert issubclass(RulesError, ValueError)
+
+
+def test_the_uecda_preset_is_uecdas_standard_rules_and_not_offered_by_the_site():
+    from rules_engine.rules import ENGINE_PRESET_NAMES
+
+    rules = RuleSet.preset("uecda")
+    assert "uecda" in ENGINE_PRESET_NAMES and "uecda" not in PRESET_NAMES
+    assert PRESET_PLAYERS["uecda"] == (5,)
+    assert (rules.jokers, rules.revolution_group_min, rules.revolution_sequence_min) == (1, 4, 5)
+    assert (rules.eight_cut, rules.jback, rules.suit_lock, rules.suit_lock_after) == (
+        "any",
+        "off",
+        True,
+        2,
+    )
+    assert rules.spade3_return and rules.pass_until_clear and not rules.miyako_ochi
+    assert rules.forbidden_finish == ()
+    assert rules.return_to_last and rules.joker_suit and rules.eight_cut_joker
+    assert rules.leader_may_pass and rules.diamond3_leads
+    assert RuleSet.from_json(rules.to_json()) == rules
+    assert rules.to_json() == {"preset": "uecda"}
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_the_uecda_options_are_off_in_every_site_preset(name):
+    rules = RuleSet.preset(name)
+    for option in (
+        "return_to_last",
+        "joker_suit",
+        "eight_cut_joker",
+        "leader_may_pass",
+        "diamond3_leads",
+    ):
+        assert getattr(rules, option) is False, option

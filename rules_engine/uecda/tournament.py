@@ -1,0 +1,147 @@
+"""Measure a level against UECda programs: ``python -m rules_engine.uecda.tournament``.
+
+Starts a UECda server and four opponent clients from the paths given (nothing of theirs is
+part of this project: build them elsewhere, and bind the server to 127.0.0.1), seats this
+project's client as the fifth player, plays the match and prints one JSON object: games,
+mean points (UECda's 5/4/3/2/1, parity 3.0) with a normal 95% interval, a batch-means
+interval (the server re-seats every 3 games and resets classes every 100, so games are
+correlated), first and last place rates, and the mean by the class brought into the game.
+
+    python -m rules_engine.uecda.tournament --server ../fuji/out/server \\
+        --opponent ../fuji/out/client --games 300 --port 42602 --level advanced
+
+The server is started as ``SERVER -p PORT -g GAMES`` and each opponent as
+``OPPONENT -h 127.0.0.1 -p PORT -n NAME`` (the options of UECda's reference programs), in
+``--workdir`` (default: the folder above the server's, where FujiGokoro finds its
+parameters).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..ai import Budget
+from .client import GameRecord, run_client
+
+Z95 = 1.959964
+
+
+def interval(values: Sequence[float]) -> tuple[float, float, float]:
+    """Mean and normal 95% interval of independent values.
+
+    >>> interval([1, 2, 3, 4, 5])
+    (3.0, 1.614, 4.386)
+    """
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return round(mean, 3), mean, mean
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = Z95 * math.sqrt(var / n)
+    return round(mean, 3), round(mean - half, 3), round(mean + half, 3)
+
+
+def batch_means(values: Sequence[float], batch: int) -> tuple[float, float] | None:
+    """95% interval of the mean from the means of consecutive batches (``None`` with
+    fewer than two whole batches).
+
+    >>> batch_means([1, 5] * 10, 2)
+    (3.0, 3.0)
+    """
+    batches = [values[i : i + batch] for i in range(0, len(values) - batch + 1, batch)]
+    if len(batches) < 2:
+        return None
+    _, low, high = interval([sum(b) / len(b) for b in batches])
+    return low, high
+
+
+def summary(records: Sequence[GameRecord], batch: int = 12) -> dict[str, Any]:
+    points = [float(r.points) for r in records]
+    if not points:
+        return {"games": 0}
+    mean, low, high = interval(points)
+    by_class: dict[str, list[float]] = {}
+    for r in records:
+        key = "none" if r.previous_class is None else str(r.previous_class + 1)
+        by_class.setdefault(key, []).append(r.points)
+    return {
+        "games": len(points),
+        "mean_points": mean,
+        "ci95": [low, high],
+        "batch_means_ci95": batch_means(points, batch),
+        "batch": batch,
+        "first": round(sum(r.place == 1 for r in records) / len(records), 3),
+        "last": round(sum(r.place == 5 for r in records) / len(records), 3),
+        "by_previous_place": {
+            k: [len(v), round(sum(v) / len(v), 3)] for k, v in sorted(by_class.items())
+        },
+        "rejected": sum(r.rejected for r in records),
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m rules_engine.uecda.tournament")
+    parser.add_argument("--server", required=True, type=Path)
+    parser.add_argument("--opponent", required=True, type=Path, action="append")
+    parser.add_argument("--workdir", type=Path, default=None)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--port", type=int, default=42485)
+    parser.add_argument("--level", default="advanced")
+    parser.add_argument("--budget-ms", type=float, default=None)
+    parser.add_argument("--playouts", type=int, default=None)
+    parser.add_argument("--batch", type=int, default=12, help="games per batch (batch means)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    opponents = list(args.opponent)
+    if len(opponents) == 1:
+        opponents *= 4
+    if len(opponents) != 4:
+        parser.error("give one --opponent (used four times) or four")
+    workdir = args.workdir or args.server.resolve().parent.parent
+    budget = None
+    if args.budget_ms is not None or args.playouts is not None:
+        budget = Budget(time_ms=args.budget_ms, playouts=args.playouts)
+    procs: list[subprocess.Popen[bytes]] = []
+    try:
+        procs.append(
+            subprocess.Popen(
+                [str(args.server.resolve()), "-p", str(args.port), "-g", str(args.games)],
+                cwd=workdir,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
+        time.sleep(1.0)
+        for i, path in enumerate(opponents):
+            procs.append(
+                subprocess.Popen(
+                    [str(path.resolve()), "-h", "127.0.0.1", "-p", str(args.port)]
+                    + ["-n", f"{path.name}{i + 1}"],
+                    cwd=workdir,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
+        time.sleep(0.5)
+        records = run_client(
+            "127.0.0.1", args.port, args.level, budget=budget, seed=args.seed, name=args.level
+        )
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.terminate()
+                proc.wait(10)
+    print(json.dumps(summary(records, args.batch)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
