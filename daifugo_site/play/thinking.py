@@ -16,6 +16,7 @@ from __future__ import annotations
 import gc
 import os
 import random
+import time
 
 from rules_engine import Action, format_cards
 from rules_engine.ai import Budget, IntermediatePlayer, make_player
@@ -64,6 +65,26 @@ def safe_action(obs: Observation, heuristic: bool = True) -> Action:
     return _action(obs.seat, min(legal, key=lambda m: (m.size, m.low)))
 
 
+def _exit_with_parent(every_s: float = 1.0) -> None:
+    """End this pool process once the process that started it is gone.
+
+    A killed worker (SIGKILL, a supervisor's stop after its timeout) cannot shut its pool
+    down, and the pool's processes, blocked reading their call queue, did not notice: they
+    were found alive, reparented to init, long after the benches and tests that started
+    them. A watchdog thread compares the parent's pid with the one at start-up."""
+    import threading
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(every_s)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
 def warm_up() -> None:
     """Pool process initialiser: import and exercise the engine once, then move every
     object alive now (modules, tables, caches) out of the collector's reach.
@@ -74,6 +95,7 @@ def warm_up() -> None:
     README's figures)."""
     from rules_engine import Round, RuleSet, observe
 
+    _exit_with_parent()
     r = Round.deal(RuleSet.preset("standard"), 4, seed=os.getpid())
     think(observe(r, r.to_act), "advanced", "warm-up", Budget(playouts=50))
     gc.collect()
