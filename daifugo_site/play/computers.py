@@ -481,9 +481,22 @@ def _record(level: str, seconds: float) -> None:
         out.write(f"{level} {seconds * 1000:.1f}\n")
 
 
+# Games poked while their driver was running, with the newest version asked for (None:
+# unknown, read the database). The running driver may already have looked at an older
+# state and be on its way out ("no computer to act"): its end then starts another, so a
+# turn is never lost between the two (it was: a room table whose people moved in quick
+# succession waited for the sweep, and forever where there is none). Bounded by the
+# running drivers: an entry lives only until its driver ends.
+_POKED: dict[str, int | None] = {}
+
+
 def start_driver(game_id: str, version: int | None) -> None:
     task = _DRIVERS.get(game_id)
     if task is not None and not task.done():
+        if game_id in _POKED:
+            known = _POKED[game_id]
+            version = None if known is None or version is None else max(known, version)
+        _POKED[game_id] = version
         return
     if len(_DRIVERS) >= settings.PLAY_MAX_DRIVERS:
         log.warning("too many games driven here (%d); game %s waits", len(_DRIVERS), game_id)
@@ -498,6 +511,13 @@ def _driver_done(game_id: str, task: asyncio.Task[None]) -> None:
         del _DRIVERS[game_id]
     if not task.cancelled() and task.exception() is not None:
         log.error("computer driver for game %s failed", game_id, exc_info=task.exception())
+    if game_id in _POKED and not task.cancelled():
+        try:
+            start_driver(game_id, _POKED.pop(game_id))
+        except RuntimeError:  # the loop is closing: the sweep resumes the game
+            pass
+    else:
+        _POKED.pop(game_id, None)
 
 
 def mode() -> str:
