@@ -144,17 +144,25 @@ PASS = Move(0, PASS_FORM)
 # -- readings ------------------------------------------------------------------
 
 
-def read_sequence(ranks: int, joker_count: int, reversed_order: bool) -> tuple[int, int] | None:
+def read_sequence(
+    ranks: int, joker_count: int, reversed_order: bool, beyond: bool = False
+) -> tuple[int, int] | None:
     """Ranks ``(low, high)`` that ordinary ``ranks`` (a 13-bit mask) plus jokers cover.
 
     Jokers first fill gaps, then extend the end that favours the player (the
     top normally, the bottom while the order is reversed), never past 2 or
-    below 3. ``None`` when the cards cannot make one run.
+    below 3; with ``beyond`` (the ``joker_beyond_ends`` option) a joker may
+    stand one place past the 2 (rank 13) or below the 3 (rank -1). ``None``
+    when the cards cannot make one run.
 
     >>> read_sequence(0b11 << 11, 1, False)   # A 2 + joker: K A 2
     (10, 12)
     >>> read_sequence(0b11, 1, True)          # 3 4 + joker, reversed: 3 4 5
     (0, 2)
+    >>> read_sequence(0b11 << 11, 1, False, beyond=True)   # A 2 and a joker past the 2
+    (11, 13)
+    >>> read_sequence(0b11, 1, True, beyond=True)          # reversed: a joker below the 3
+    (-1, 1)
     """
     if not ranks:
         return None
@@ -165,17 +173,18 @@ def read_sequence(ranks: int, joker_count: int, reversed_order: bool) -> tuple[i
     if gaps > joker_count:
         return None
     length = count + joker_count
-    if length > NUM_RANKS:
+    bottom, top = (-1, NUM_RANKS) if beyond else (0, NUM_RANKS - 1)
+    if length > top - bottom + 1:
         return None
     extra = joker_count - gaps
     if reversed_order:
         low = lo - extra
-        if low < 0:
-            low = 0
+        if low < bottom:
+            low = bottom
         return low, low + length - 1
     high = hi + extra
-    if high > NUM_RANKS - 1:
-        high = NUM_RANKS - 1
+    if high > top:
+        high = top
     return high - length + 1, high
 
 
@@ -200,13 +209,16 @@ def _sequence_suit(real: int) -> tuple[int, int]:
     return -1, 0
 
 
-def analyse(cards: int, form: int | None, reversed_order: bool, sequence_min: int) -> Move | None:
+def analyse(
+    cards: int, form: int | None, reversed_order: bool, sequence_min: int, beyond: bool = False
+) -> Move | None:
     """The move that ``cards`` make, with ``form`` where it is given.
 
     Returns ``None`` when the cards make no combination, when they read both
     as a group and a sequence and no form is given, or when the form given is
     one they cannot take. ``reversed_order`` is the order in force as the move
-    is played (it decides where a sequence's spare jokers go).
+    is played (it decides where a sequence's spare jokers go); ``beyond`` is
+    the ``joker_beyond_ends`` option (see :func:`read_sequence`).
     """
     real = cards & REAL_MASK
     joker_count = cards >> JOKER_SHIFT
@@ -226,7 +238,7 @@ def analyse(cards: int, form: int | None, reversed_order: bool, sequence_min: in
     if size >= sequence_min and real:
         suit, ranks = _sequence_suit(real)
         if suit >= 0:
-            seq = read_sequence(ranks, joker_count, reversed_order)
+            seq = read_sequence(ranks, joker_count, reversed_order, beyond)
     can_sequence = seq is not None
     ambiguous = can_group and can_sequence
     if form is None:
@@ -240,7 +252,12 @@ def analyse(cards: int, form: int | None, reversed_order: bool, sequence_min: in
     if form == SEQUENCE and seq is not None:
         low, high = seq
         # Only a sequence with spare jokers reads differently by order.
-        span_fixed = joker_count == 0 or ((real >> (4 * low)) & 0xF and (real >> (4 * high)) & 0xF)
+        span_fixed = joker_count == 0 or (
+            low >= 0
+            and high < NUM_RANKS
+            and (real >> (4 * low)) & 0xF
+            and (real >> (4 * high)) & 0xF
+        )
         return Move(
             cards, SEQUENCE, low, low, high, None if span_fixed else reversed_order, ambiguous
         )
@@ -308,7 +325,7 @@ def group_tables(
     return _GROUP_TABLES[sequence_min <= 3]
 
 
-_SEQ_CACHE: dict[tuple[int, int, int, bool, int], list[list[Move]]] = {}
+_SEQ_CACHE: dict[tuple[int, int, int, bool, int, bool], list[list[Move]]] = {}
 # Kept small on purpose: every cached Move is a long-lived object the garbage collector
 # walks on each full collection; at 200,000 entries those collections (and the clear)
 # paused searches for up to a second and a half, for no measurable gain in speed.
@@ -316,22 +333,39 @@ _SEQ_CACHE_LIMIT = 20_000
 
 
 def sequences_for_suit(
-    suit: int, ranks: int, joker_count: int, reversed_order: bool, sequence_min: int
+    suit: int,
+    ranks: int,
+    joker_count: int,
+    reversed_order: bool,
+    sequence_min: int,
+    beyond: bool = False,
 ) -> list[list[Move]]:
     """Every sequence from ``ranks`` (held ranks of ``suit``) and up to
-    ``joker_count`` jokers, grouped by size (index = number of cards)."""
-    key = (suit, ranks, joker_count, reversed_order, sequence_min)
+    ``joker_count`` jokers, grouped by size (index = number of cards); with
+    ``beyond``, also those whose joker stands past the 2 or below the 3.
+
+    >>> [str(m) for m in sequences_for_suit(0, 0b11 << 11, 1, False, 3)[3]]
+    ['SA S2 JK']
+    >>> len(sequences_for_suit(0, 0b11 << 11, 1, False, 3, beyond=True)[3])
+    1
+    """
+    key = (suit, ranks, joker_count, reversed_order, sequence_min, beyond)
     cached = _SEQ_CACHE.get(key)
     if cached is not None:
         return cached
-    by_size: list[list[Move]] = [[] for _ in range(NUM_RANKS + 1)]
+    # Positions: 0..12 are the ranks; with ``beyond`` the windows run over 15 positions
+    # (-1..13) of which the two outer ones can only be jokers.
+    shift = 1 if beyond else 0
+    places = NUM_RANKS + 2 * shift
+    held_places = ranks << shift
+    by_size: list[list[Move]] = [[] for _ in range(places + 1)]
     if ranks:
         seen: set[tuple[int, int]] = set()
-        for lo in range(NUM_RANKS):
-            for hi in range(lo + sequence_min - 1, NUM_RANKS):
+        for lo in range(places):
+            for hi in range(lo + sequence_min - 1, places):
                 length = hi - lo + 1
                 window = ((1 << length) - 1) << lo
-                held = ranks & window
+                held = (held_places & window) >> shift
                 missing = length - held.bit_count()
                 if missing > joker_count:
                     continue
@@ -354,7 +388,7 @@ def sequences_for_suit(
                     if (chosen, used_jokers) in seen:
                         continue
                     seen.add((chosen, used_jokers))
-                    reading = read_sequence(chosen, used_jokers, reversed_order)
+                    reading = read_sequence(chosen, used_jokers, reversed_order, beyond)
                     if reading is None:
                         continue
                     cards = used_jokers * JOKER_UNIT
@@ -363,7 +397,7 @@ def sequences_for_suit(
                         low_bit = bits_left & -bits_left
                         cards |= 1 << (4 * (low_bit.bit_length() - 1) + suit)
                         bits_left ^= low_bit
-                    move = analyse(cards, SEQUENCE, reversed_order, sequence_min)
+                    move = analyse(cards, SEQUENCE, reversed_order, sequence_min, beyond)
                     if move is not None:
                         by_size[length].append(move)
     if len(_SEQ_CACHE) >= _SEQ_CACHE_LIMIT:

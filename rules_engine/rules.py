@@ -86,6 +86,7 @@ class RuleSet:
     eight_cut_joker: bool = False
     leader_may_pass: bool = False
     diamond3_leads: bool = False
+    joker_beyond_ends: bool = False
     # Derived at construction for the hot path (not options, not compared).
     ff_mask: int = field(default=0, compare=False, repr=False)
 
@@ -147,6 +148,7 @@ class RuleSet:
             "eight_cut_joker",
             "leader_may_pass",
             "diamond3_leads",
+            "joker_beyond_ends",
         ):
             if not isinstance(getattr(self, name), bool):
                 raise bad(name, getattr(self, name))
@@ -287,8 +289,8 @@ _PRESETS: dict[str, dict[str, Any]] = {
     # revolution by 4+ groups or 5+ sequences, 8-cut by any play covering an 8 (a joker
     # standing for one too), suit lock after one match, spade-3 return, no 11-back, no
     # forbidden finish, no miyako-ochi, pass until the field clears, the turn back to the
-    # last player before it clears, a joker with a suit, the leader may pass, and the
-    # diamond 3 leads every game.
+    # last player before it clears, a joker with a suit, the leader may pass, the
+    # diamond 3 leads every game, and a sequence's joker may stand past the 2 or below the 3.
     "uecda": {
         "preset_name": "uecda",
         "jokers": 1,
@@ -310,6 +312,7 @@ _PRESETS: dict[str, dict[str, Any]] = {
         "eight_cut_joker": True,
         "leader_may_pass": True,
         "diamond3_leads": True,
+        "joker_beyond_ends": True,
     },
 }
 

@@ -619,11 +619,14 @@ class Round:
                 moves.append(PASS)
             if hand & REAL_MASK:
                 seq_min = rules.sequence_min
+                beyond = rules.joker_beyond_ends
                 lanes = suit_lanes(hand)
                 for s in range(4):
                     ranks = (lanes >> (16 * s)) & 0x1FFF
                     if ranks.bit_count() + joker_count >= seq_min:
-                        for group in sequences_for_suit(s, ranks, joker_count, rev, seq_min):
+                        for group in sequences_for_suit(
+                            s, ranks, joker_count, rev, seq_min, beyond
+                        ):
                             moves += group
             return moves
 
@@ -639,13 +642,14 @@ class Round:
                 bar = top.high if above_top else top.low  # new low must be above
             lanes = suit_lanes(hand)
             seq_min = rules.sequence_min
+            beyond = rules.joker_beyond_ends
             for s in range(4):
                 if lock and lock != 1 << s:
                     continue
                 ranks = (lanes >> (16 * s)) & 0x1FFF
                 if ranks.bit_count() + joker_count < size:
                     continue
-                for move in sequences_for_suit(s, ranks, joker_count, rev, seq_min)[size]:
+                for move in sequences_for_suit(s, ranks, joker_count, rev, seq_min, beyond)[size]:
                     if (move.high < bar) if rev else (move.low > bar):
                         moves.append(move)
             return moves
@@ -716,16 +720,29 @@ class Round:
                 if not contains(self.hands[actor], cards):
                     return _R["not_in_hand"]
                 form_code = _form_code(form)
-                analysed = analyse(cards, form_code, rev, self.rules.sequence_min)
+                analysed = analyse(
+                    cards, form_code, rev, self.rules.sequence_min, self.rules.joker_beyond_ends
+                )
                 if analysed is None:
                     return _R["not_a_combination"]
                 move = analysed
         elif move.form != PASS_FORM:
             if not contains(self.hands[actor], move.cards):
                 return _R["not_in_hand"]
-            if move.reversed is not None and move.reversed != rev:
-                reread = analyse(move.cards, move.form, rev, self.rules.sequence_min)
-                if reread is None:  # pragma: no cover - a sequence reads either way
+            # A sequence read under the other order, or (with ``joker_beyond_ends``) one whose
+            # jokers may have been placed by a reader that did not know the option: read it
+            # the way this round's rules read it.
+            if (move.reversed is not None and move.reversed != rev) or (
+                move.form == SEQUENCE and move.jokers and self.rules.joker_beyond_ends
+            ):
+                reread = analyse(
+                    move.cards,
+                    move.form,
+                    rev,
+                    self.rules.sequence_min,
+                    self.rules.joker_beyond_ends,
+                )
+                if reread is None:  # too short a sequence for these rules
                     return _R["not_a_combination"]
                 move = reread
             elif move.form == SEQUENCE and move.size < self.rules.sequence_min:
@@ -973,7 +990,13 @@ class Round:
         if text.strip() == "pass":
             return PASS
         cards = parse_cards(text)
-        move = analyse(cards, _form_code(form), self.reversed, self.rules.sequence_min)
+        move = analyse(
+            cards,
+            _form_code(form),
+            self.reversed,
+            self.rules.sequence_min,
+            self.rules.joker_beyond_ends,
+        )
         return move if move is not None else _R["not_a_combination"]
 
 

@@ -122,18 +122,24 @@ def table_move(table: Table, reversed_order: bool) -> Move | None:
     """The play a stage table shows (``None`` when it shows none or no combination).
 
     A joker in a group carries the suit it stands in (``joker_suit``), so the move's
-    suits are those the table shows. A sequence's joker beyond the 2 (or below the 3) is
-    read the engine's way, inside the ranks, which judges it no stronger than the server.
+    suits are those the table shows. A sequence's jokers stand where the table puts
+    them (the player chose: past the 2, below the 3 or inside), so its reading is taken
+    from the table's columns rather than the engine's favourable one.
     """
     cards = table_cards(table)
     if not cards:
         return None
-    move = analyse(cards, None, reversed_order, 3)
+    move = analyse(cards, None, reversed_order, 3, beyond=True)
     if move is None:
         return None
     suits = table_suits(table)
     if move.form == GROUP and move.jokers and move.cards & REAL_MASK and suits != move.suits:
         move = with_suits(move, suits)
+    if move.form == SEQUENCE and move.jokers:
+        columns = [col for row in range(4) for col in range(COLUMNS) if table[row][col] in (1, 2)]
+        low, high = min(columns) - 1, max(columns) - 1
+        if high - low + 1 == move.size and (low, high) != (move.low, move.high):
+            move = Move(move.cards, SEQUENCE, low, low, high, None, move.ambiguous)
     return move
 
 

@@ -46,6 +46,7 @@ OPTIONS = {
     "eight_cut_joker": st.booleans(),
     "leader_may_pass": st.booleans(),
     "diamond3_leads": st.booleans(),
+    "joker_beyond_ends": st.booleans(),
     # 3+: with 1 or 2 cards the last place can give its whole hand away, see
     # test_exchange.py::test_a_seat_emptied_by_its_gift_plays_on_with_the_cards_returned
     "hand_size": st.one_of(st.none(), st.integers(3, 26)),

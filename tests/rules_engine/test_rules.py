@@ -286,7 +286,7 @@ def test_the_uecda_preset_is_uecdas_standard_rules_and_not_offered_by_the_site()
     assert rules.spade3_return and rules.pass_until_clear and not rules.miyako_ochi
     assert rules.forbidden_finish == ()
     assert rules.return_to_last and rules.joker_suit and rules.eight_cut_joker
-    assert rules.leader_may_pass and rules.diamond3_leads
+    assert rules.leader_may_pass and rules.diamond3_leads and rules.joker_beyond_ends
     assert RuleSet.from_json(rules.to_json()) == rules
     assert rules.to_json() == {"preset": "uecda"}
 
@@ -300,5 +300,6 @@ def test_the_uecda_options_are_off_in_every_site_preset(name):
         "eight_cut_joker",
         "leader_may_pass",
         "diamond3_leads",
+        "joker_beyond_ends",
     ):
         assert getattr(rules, option) is False, option

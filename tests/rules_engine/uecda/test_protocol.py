@@ -58,3 +58,36 @@ def test_a_bad_cell_is_a_protocol_error():
     t[0][1] = 7
     with pytest.raises(P.ProtocolError):
         P.table_cards(t)
+
+
+def beyond(text, reversed_order=False):
+    return analyse(parse_cards(text), None, reversed_order, 3, beyond=True)
+
+
+def test_a_sequence_joker_past_the_two_or_below_the_three_goes_to_column_14_or_0():
+    # joker_beyond_ends (the uecda preset): A 2 and a joker read A 2 and one above the 2.
+    top = beyond("HA H2 JK")
+    assert (top.low, top.high) == (11, 13)
+    assert cells(P.move_table(top, 0b0010, None, False)) == {(1, 12): 1, (1, 13): 1, (1, 14): 2}
+    low = beyond("D3 D4 JK", reversed_order=True)
+    assert (low.low, low.high) == (-1, 1)
+    assert cells(P.move_table(low, 0b0100, None, True)) == {(2, 0): 2, (2, 1): 1, (2, 2): 1}
+
+
+@pytest.mark.parametrize(
+    ("placed", "reading"),
+    [
+        ({(0, 0): 2, (0, 1): 1, (0, 2): 1}, (-1, 1)),  # joker below the 3, in the normal order
+        ({(0, 1): 1, (0, 2): 1, (0, 3): 2}, (0, 2)),  # joker as the 5
+        ({(0, 11): 2, (0, 12): 1, (0, 13): 1}, (10, 12)),  # joker as the K
+        ({(0, 12): 1, (0, 13): 1, (0, 14): 2}, (11, 13)),  # joker past the 2
+    ],
+)
+def test_an_opponents_sequence_is_read_where_its_joker_stands(placed, reading):
+    # The player chose the joker's place; the field is what the server judges by, not the
+    # engine's favourable reading of the same cards.
+    t = P.empty()
+    for (row, col), value in placed.items():
+        t[row][col] = value
+    seen = P.table_move(t, False)
+    assert seen.form_name == "sequence" and (seen.low, seen.high) == reading
