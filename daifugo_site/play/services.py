@@ -306,13 +306,15 @@ def group_name(game_id: str) -> str:
     return f"game-{game_id}"
 
 
-async def broadcast(game_id: str, version: int) -> None:
+async def broadcast(game_id: str, version: int, news: dict[str, Any] | None = None) -> None:
     """Tell every open page of the game to render the new state (committed already),
-    with the action that made it so each process can advance its copy (:func:`learn`)."""
+    with the action that made it so each process can advance its copy (:func:`learn`);
+    ``news`` when the caller has it already (:func:`news_of`)."""
     layer = get_channel_layer()
     if layer is not None:
         message: dict[str, Any] = {"type": "game.update", "version": version}
-        news = news_of(game_id, version) if version > 0 else None
+        if news is None and version > 0:
+            news = news_of(game_id, version)
         if news is not None:
             message["news"] = news
         await layer.group_send(group_name(game_id), message)
@@ -336,9 +338,11 @@ async def submit(
         player=player,
     )
     if outcome.accepted:
-        await broadcast(game_id, outcome.version)
+        # Read once: the broadcast and the computers' turn carry the same news.
+        news = news_of(game_id, outcome.version)
+        await broadcast(game_id, outcome.version, news)
         if not by_computer:
-            ensure_driver(game_id, outcome.version, news_of(game_id, outcome.version))
+            ensure_driver(game_id, outcome.version, news)
         loaded = cached(game_id, outcome.version)
         if loaded is not None:
             from . import clock

@@ -18,13 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from daifugo_site import limits
+from daifugo_site import asyncdb, limits
 
 from . import sources
 from .models import Review
@@ -86,8 +85,8 @@ class ReviewProgressConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # t
             return
         found = None
         if len(game_id) <= 32:
-            found = await database_sync_to_async(_find)(
-                game_id, self.scope.get("session") or {}, self.scope.get("user")
+            found = await asyncdb.call(
+                _find, game_id, self.scope.get("session") or {}, self.scope.get("user")
             )
         if found is None:
             await self.close(code=CLOSE_NOT_YOURS)

@@ -32,11 +32,11 @@ import time
 from collections import deque
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import IntegrityError
 
+from daifugo_site import asyncdb
 from daifugo_site.play import computers
 from daifugo_site.play import services as play_services
 
@@ -152,7 +152,7 @@ async def run(review_id: int) -> None:
         return
     keeper = asyncio.create_task(_keep(name, token))
     try:
-        loaded = await database_sync_to_async(_load)(review_id)
+        loaded = await asyncdb.call(_load, review_id)
         if loaded is None:
             return
         review, found = loaded
@@ -199,8 +199,8 @@ async def run(review_id: int) -> None:
                     raise
                 except Exception:
                     log.exception("review %s: decision %s failed", review_id, decision.index)
-                    await database_sync_to_async(Review.objects.filter(pk=review_id).update)(
-                        status=Review.Status.FAILED
+                    await asyncdb.call(
+                        Review.objects.filter(pk=review_id).update, status=Review.Status.FAILED
                     )
                     return
                 # Stored in order: a resumed job starts at the first decision not stored.
@@ -208,15 +208,13 @@ async def run(review_id: int) -> None:
                 result["round"] = decision.round_no
                 items.append(result)
                 done = len(items) >= len(found)
-                await database_sync_to_async(_store)(
-                    review_id, items, done, time.monotonic() - started
-                )
+                await asyncdb.call(_store, review_id, items, done, time.monotonic() - started)
                 await push(review_id, len(items), len(found), done)
         finally:
             for task in inflight:
                 task.cancel()
         if not found:
-            await database_sync_to_async(_store)(review_id, items, True, 0.0)
+            await asyncdb.call(_store, review_id, items, True, 0.0)
             await push(review_id, 0, 0, True)
     finally:
         keeper.cancel()
@@ -281,7 +279,7 @@ async def hint(source: Source) -> dict[str, Any]:
     table version). Raises :class:`HintRefused`."""
     if not source.practice:
         raise HintRefused("not_practice")
-    version, obs, found = await database_sync_to_async(_hint_position)(source)
+    version, obs, found = await asyncdb.call(_hint_position, source)
     if found is not None:
         return dict(found.result)
     result: dict[str, Any] = await computers.pool().run(
@@ -291,5 +289,5 @@ async def hint(source: Source) -> dict[str, Any]:
         f"hint:{source.game.id}:{version}",
         analysis.Budget(worlds=settings.REVIEW_HINT_WORLDS),
     )
-    await database_sync_to_async(_save_hint)(source, version, result)
+    await asyncdb.call(_save_hint, source, version, result)
     return result

@@ -24,13 +24,12 @@ import logging
 import uuid
 from typing import Any, Protocol
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from daifugo_site import limits
+from daifugo_site import asyncdb, limits
 from daifugo_site.play import clock, services
 from daifugo_site.play.models import Game
 from rules_engine import Action
@@ -86,7 +85,7 @@ class Table:
             clock.wake_at_deadline(*loaded)
         if self.seat is not None and not self.hotseat and self.room:
             connection = uuid.uuid4().hex
-            if await database_sync_to_async(self._open)(socket.game_id, connection):
+            if await asyncdb.call(self._open, socket.game_id, connection):
                 self.connection = connection
                 _LIVE[connection] = (self.room, self.seat)
                 _LIVE_GAMES[connection] = socket.game_id
@@ -101,11 +100,9 @@ class Table:
             # Out of the registry first: a heartbeat running now must not put the row back.
             _LIVE.pop(connection, None)
             _LIVE_GAMES.pop(connection, None)
-            await database_sync_to_async(presence.close_connection)(
-                connection, self.room, self.seat
-            )
+            await asyncdb.call(presence.close_connection, connection, self.room, self.seat)
             await _tell(socket.game_id)
-            wait = await database_sync_to_async(_next_change)(socket.game_id)
+            wait = await asyncdb.call(_next_change, socket.game_id)
             if wait is not None:
                 _wake_later(socket.game_id, wait)
 
@@ -167,7 +164,7 @@ class Table:
         """The hotseat page's table: the revealed seat's, else a viewer's plus the curtain."""
         from daifugo_site.play.rendering import render_table
 
-        loaded = await database_sync_to_async(services.current)(socket.game_id, version)
+        loaded = await asyncdb.call(services.current, socket.game_id, version)
         if loaded is None:
             return
         game, match = loaded
@@ -184,7 +181,8 @@ class Table:
             curtain = waiting[0]
         self.curtain_for = curtain
         seat = self.revealed
-        rendered = await database_sync_to_async(render_table)(
+        rendered = await asyncdb.call(
+            render_table,
             socket.game_id,
             socket.lang,
             seat is not None,
@@ -196,14 +194,14 @@ class Table:
         if rendered is None:
             return
         html, socket.sent, socket.sent_version = rendered
-        panel = await database_sync_to_async(self.panel_html)(socket, game, match)
+        panel = await asyncdb.call(self.panel_html, socket, game, match)
         await socket.send(text_data=html + panel)
 
     async def send_panel(self, socket: Socket) -> None:
-        loaded = await database_sync_to_async(services.current)(socket.game_id)
+        loaded = await asyncdb.call(services.current, socket.game_id)
         if loaded is None:
             return
-        html = await database_sync_to_async(self.panel_html)(socket, *loaded)
+        html = await asyncdb.call(self.panel_html, socket, *loaded)
         await socket.send(text_data=html)
 
     def panel_html(self, socket: Socket, game: Game, match: Any) -> str:
@@ -317,10 +315,10 @@ async def _beat_forever() -> None:
         try:
             # On the consumers' database thread, in order with the pages' own opens and
             # closes (so a closed page's row is never renewed back).
-            changed = await database_sync_to_async(presence.renew)(_LIVE)
+            changed = await asyncdb.call(presence.renew, _LIVE)
             for game_id in {g for c, g in list(_LIVE_GAMES.items()) if _LIVE[c][0] in changed}:
                 await _tell(game_id)
-                wait = await database_sync_to_async(_next_change)(game_id)
+                wait = await asyncdb.call(_next_change, game_id)
                 if wait is not None:
                     _wake_later(game_id, wait)
         except asyncio.CancelledError:
