@@ -84,6 +84,9 @@ class RoomSeat(models.Model):
     away_since = models.DateTimeField(null=True, blank=True)
     # The person left, or the creator handed the seat to the computer.
     handed = models.BooleanField(default=False)
+    # Whether a page of the seat's person has opened the room's current game: until then
+    # the seat is "not at the table yet", not "lost the connection".
+    arrived = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["seat"]

@@ -52,6 +52,8 @@ class SeatPresence:
     connected: bool
     standin: bool
     handed: bool
+    # Whether the person has opened this game's page at all (False: not come yet).
+    arrived: bool
     # When the computer takes over (the drop time runs out), while the person is away.
     takeover_at: datetime.datetime | None
 
@@ -96,6 +98,7 @@ def seat_states(game: Game, now: datetime.datetime | None = None) -> list[SeatPr
                 connected=hotseat or connected,
                 standin=standin,
                 handed=row.handed,
+                arrived=hotseat or row.arrived or seen is not None,
                 takeover_at=takeover_at if takeover_at is not None and not standin else None,
             )
         )
@@ -144,7 +147,9 @@ def open_connection(connection: str, room: str, seat: int) -> None:
         SeatConnection.objects.update_or_create(
             pk=connection, defaults={"room_id": room, "seat": seat, "seen": now}
         )
-        RoomSeat.objects.filter(room_id=room, seat=seat).update(away_since=None, handed=False)
+        RoomSeat.objects.filter(room_id=room, seat=seat).update(
+            away_since=None, handed=False, arrived=True
+        )
 
 
 def close_connection(connection: str, room: str, seat: int) -> None:

@@ -262,8 +262,8 @@ def _new_game(room: Room, rows: list[RoomSeat]) -> Game:
         )
         game.save()
         now = timezone.now()
-        # Everyone has the drop time to open the game page.
-        RoomSeat.objects.filter(room=room).update(away_since=now, handed=False)
+        # Everyone has the drop time to open the game page (not yet come, not dropped).
+        RoomSeat.objects.filter(room=room).update(away_since=now, handed=False, arrived=False)
         Room.objects.filter(pk=room.pk).update(
             status=Room.Status.PLAYING,
             game=game,

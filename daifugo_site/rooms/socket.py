@@ -214,7 +214,7 @@ class Table:
         """Sentences for the seats whose presence changed since this page last heard
         (someone dropped, the computer took over, someone came back)."""
         now = {
-            r["seat"]: "standin" if r["standin"] else "away"
+            r["seat"]: "standin" if r["standin"] else "away" if r["arrived"] else "waiting"
             for r in rows
             if r["standin"] or r["away"]
         }
@@ -225,11 +225,15 @@ class Table:
                 continue
             if state == "standin":
                 out.append(_("The computer is playing for %(name)s.") % {"name": names[seat]})
-            else:
+            elif state == "away":
                 out.append(_("%(name)s has lost the connection.") % {"name": names[seat]})
+            # "waiting" (not come to the table yet) is how a game starts: nothing to say.
         for seat in self.told.keys() - now.keys():
             if seat != self.seat and seat in names:
-                out.append(_("%(name)s is back at the table.") % {"name": names[seat]})
+                if self.told[seat] == "waiting":
+                    out.append(_("%(name)s has come to the table.") % {"name": names[seat]})
+                else:
+                    out.append(_("%(name)s is back at the table.") % {"name": names[seat]})
         self.told = now
         return out
 
@@ -252,6 +256,7 @@ def panel_context(
                 "mine": p.seat == seat and not hotseat,
                 "standin": p.standin,
                 "away": not p.connected and not p.standin,
+                "arrived": p.arrived,
                 "takeover_at": p.takeover_at.isoformat() if p.takeover_at else "",
                 "takeover_in": int((p.takeover_at - now).total_seconds() + 0.999)
                 if p.takeover_at

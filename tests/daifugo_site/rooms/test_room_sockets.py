@@ -136,6 +136,43 @@ def _age_away(room: Room, seat: int, seconds: float) -> None:
     )
 
 
+async def test_a_seat_whose_person_has_not_come_yet_is_waiting_not_dropped(
+    thread_pool: computers.FairPool,
+) -> None:
+    room, game, sessions = await database_sync_to_async(seated_room)(2, drop_timeout_s=15)
+    assert game is not None
+    a = PlayClient(game.id, sessions[0][0])
+    await a.connect()
+    await a.drain()
+    # Seat 1 has not opened the table: "not come yet", with the countdown, and nothing
+    # announced (that is how every game starts), never "lost the connection".
+    panels = [m for m in a.messages if 'id="room-panel"' in m]
+    assert panels and 'data-presence="waiting"' in panels[-1]
+    assert "data-countdown" in panels[-1]
+    assert not any('data-presence="away"' in m for m in a.messages)
+    with translation.override("zh-hans"):
+        lost = html.escape(
+            translation.gettext("%(name)s has lost the connection.") % {"name": "P1"}
+        )
+        came = html.escape(translation.gettext("%(name)s has come to the table.") % {"name": "P1"})
+        waiting = html.escape(
+            translation.gettext("%(name)s has not come to the table yet.") % {"name": "P1"}
+        )
+    assert waiting in panels[-1]
+    assert not any(lost in m for m in a.messages)
+    before = len(a.messages)
+    # The person arrives: said once; and once they leave, they have lost the connection.
+    b = PlayClient(game.id, sessions[1][0])
+    await b.connect()
+    await a.until(lambda t: any(came in m for m in a.messages[before:]), 30)
+    seat1 = await database_sync_to_async(RoomSeat.objects.get)(room=room, seat=1)
+    assert seat1.arrived
+    await b.communicator.disconnect(timeout=15)
+    await a.until(lambda t: 'data-presence="away"' in a.messages[-1], 30)
+    assert lost in a.messages[-1]
+    await a.communicator.disconnect(timeout=15)
+
+
 async def test_a_dropped_seat_is_played_by_the_computer_then_taken_back(
     thread_pool: computers.FairPool,
 ) -> None:
