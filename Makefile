@@ -15,17 +15,17 @@ PORT ?= 8000
 DEV_SETTINGS := daifugo_site.settings.dev
 MANAGE := DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(PY) manage.py
 
-.PHONY: run test setup install migrate load-content messages static \
-        lint typecheck scenarios pytest browser-tests axe makemessages clean
+.PHONY: run test setup install engine migrate load-content messages static \
+        lint typecheck scenarios pytest pure-engine browser-tests axe makemessages clean
 
 run: setup
 	DJANGO_SETTINGS_MODULE=$(DEV_SETTINGS) $(BIN)/daphne -b $(HOST) -p $(PORT) daifugo_site.asgi:application
 
-test: setup lint typecheck scenarios pytest browser-tests
+test: setup lint typecheck scenarios pytest pure-engine browser-tests
 
 # Translations before content: rendered rules pages contain translated words. (The pages
 # also re-render HTML stamped with another catalogue, so a wrong order cannot leak English.)
-setup: install migrate messages load-content static
+setup: install engine migrate messages load-content static
 
 install: $(INSTALL_STAMP)
 
@@ -34,6 +34,20 @@ $(INSTALL_STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $@
+
+# The engine compiled with mypyc (rules_engine/native.py): about 3 times the playouts per
+# second. Rebuilt when an engine source changes; if it cannot be built (no C compiler),
+# the pure-Python engine runs, which is also what RULES_ENGINE_PURE=1 asks for.
+ENGINE_STAMP := rules_engine/_native_build.txt
+ENGINE_SOURCES := $(wildcard rules_engine/*.py rules_engine/ai/*.py)
+
+engine: $(ENGINE_STAMP)
+
+$(ENGINE_STAMP): $(INSTALL_STAMP) $(ENGINE_SOURCES)
+	$(PY) -m rules_engine native build >/dev/null 2>.cache-engine-build.log \
+		&& rm -f .cache-engine-build.log && echo "rules_engine: compiled with mypyc" \
+		|| { $(PY) -m rules_engine native clean; \
+		     echo "rules_engine: not compiled (see .cache-engine-build.log); running pure Python"; }
 
 migrate: install
 	$(MANAGE) migrate --noinput --verbosity 0
@@ -64,6 +78,11 @@ scenarios: install
 pytest: setup
 	$(BIN)/pytest
 
+# The pure-Python engine stays the reference: its tests and the scenarios run on it too.
+pure-engine: setup
+	RULES_ENGINE_PURE=1 $(BIN)/pytest -q tests/rules_engine
+	RULES_ENGINE_PURE=1 $(PY) -m rules_engine scenarios ../shared/scenarios scenarios
+
 # A separate pytest process: Playwright's sync API leaves an event loop marked running,
 # which breaks async tests that run after it in the same process (STACK.md trap 6).
 browser-tests: setup
@@ -85,3 +104,5 @@ makemessages: install
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache .hypothesis .cache/axe
 	find locale -name '*.mo' -delete
+	find rules_engine -name '*.so' -delete
+	rm -f $(ENGINE_STAMP) .cache-engine-build.log

@@ -1,4 +1,4 @@
-"""Command line: ``python -m rules_engine scenarios|bench|arena ...``."""
+"""Command line: ``python -m rules_engine scenarios|bench|arena|uecda|native ...``."""
 
 from __future__ import annotations
 
@@ -43,6 +43,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     p_arena.add_argument("--progress", action="store_true", help="a line per game on stderr")
 
+    p_native = sub.add_parser(
+        "native", help="the engine compiled with mypyc: build, clean or status (native.py)"
+    )
+    p_native.add_argument("action", choices=("build", "clean", "status"))
+
     p_uecda = sub.add_parser("uecda", help="play a UECda server's match (protocol 20070)")
     p_uecda.add_argument("--host", default="127.0.0.1")
     p_uecda.add_argument("--port", type=int, default=42485)
@@ -70,6 +75,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _arena(args)
     if args.command == "uecda":
         return _uecda(args)
+    if args.command == "native":
+        from . import native
+
+        if args.action == "build":
+            native.build()
+            print("rules_engine: compiled with mypyc (RULES_ENGINE_PURE=1 runs the sources)")
+        elif args.action == "clean":
+            native.clean()
+            print("rules_engine: pure Python")
+        else:
+            print(native.kind())
+        return 0
     return 2  # pragma: no cover
 
 

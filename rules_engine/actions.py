@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from .cards import CardError, format_cards, parse_cards
 from .moves import FORMS
 
@@ -23,6 +25,9 @@ class ActionError(ValueError):
     """JSON that is not an action."""
 
 
+# A Python class even when the module is compiled: mypyc's native classes cannot be
+# frozen dataclasses (rules_engine/_native.py).
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Action:
     """One entry of a game's log: a play, a pass, an exchange return, or

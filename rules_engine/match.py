@@ -39,10 +39,14 @@ def apply_to_round(r: Round, action: Action) -> Round | Refusal:
     return r.apply(action.cards, seat=seat, form=action.form)
 
 
+#: Match's attributes (named apart from ``__slots__``, which compiled classes do not expose).
+MATCH_FIELDS = ("rules", "players", "rounds", "seed", "round_no", "round", "results", "log")
+
+
 class Match:
     """Immutable; :meth:`apply` returns a new match or a :class:`Refusal`."""
 
-    __slots__ = ("rules", "players", "rounds", "seed", "round_no", "round", "results", "log")
+    __slots__ = MATCH_FIELDS
 
     rules: RuleSet
     players: int
@@ -57,7 +61,7 @@ class Match:
     def new(cls, rules: RuleSet, players: int, rounds: int, seed: int | str) -> Match:
         if rounds not in ROUND_COUNTS:
             raise ValueError("a match has 1, 3, 5 or 7 rounds")
-        m = cls.__new__(cls)
+        m = cls()
         m.rules = rules
         m.players = players
         m.rounds = rounds
@@ -99,8 +103,8 @@ class Match:
         return steps
 
     def _copy(self) -> Match:
-        m = Match.__new__(Match)
-        for name in Match.__slots__:
+        m = Match()
+        for name in MATCH_FIELDS:
             setattr(m, name, getattr(self, name))
         return m
 

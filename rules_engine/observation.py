@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from .cards import REAL_MASK, format_cards, full_deck
 from .effects import Effect, effect_json, visible_to
 from .moves import Move
@@ -26,6 +28,9 @@ from .rules import RuleSet
 from .state import _W_SEEN, PHASE_NAMES, PLAY, Round, titles_for
 
 
+# A Python class even when the module is compiled: mypyc's native classes cannot be
+# frozen dataclasses (rules_engine/_native.py).
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Observation:
     seat: int
@@ -189,7 +194,7 @@ def round_from_observation(obs: Observation, hands: list[int]) -> Round:
     """
     if hands[obs.seat] != obs.hand:
         raise ValueError("the observing seat's hand must be its own")
-    r = Round.__new__(Round)
+    r = Round()
     r.rules = obs.rules
     r.n = obs.players
     r.hands = tuple(hands)

@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 FORBIDDEN_FINISH_ENTRIES = (
     "joker",
     "lone_joker",
@@ -54,6 +56,9 @@ class RulesError(ValueError):
     """An unknown option or an option value outside RULES.md."""
 
 
+# A Python class even when the module is compiled: mypyc's native classes cannot be
+# frozen dataclasses (rules_engine/_native.py).
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class RuleSet:
     """One combination of RULES.md options. Immutable and hashable.

@@ -25,6 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from .cards import (
     DIAMOND_3,
     JOKER_RANK,
@@ -124,6 +126,9 @@ _MASK_8 = RANK_MASKS[RANK_8]
 _MASK_J = RANK_MASKS[RANK_J]
 
 
+# A Python class even when the module is compiled: mypyc's native classes cannot be
+# frozen dataclasses (rules_engine/_native.py).
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Refusal:
     """Why an action was refused. The round it was tried on is unchanged.
@@ -146,6 +151,37 @@ def _strength(rank: int, rev: bool) -> int:
     return 12 - rank
 
 
+#: Round's attributes (named apart from ``__slots__``, which compiled classes do not expose).
+ROUND_FIELDS = (
+    "rules",
+    "n",
+    "hands",
+    "phase",
+    "to_act",
+    "top",
+    "last",
+    "passed",
+    "revolution",
+    "jback",
+    "lock",
+    "streak",
+    "nlock",
+    "out",
+    "penalised",
+    "active",
+    "previous",
+    "clean_out",
+    "owed",
+    "partner",
+    "exchange",
+    "first_leader",
+    "history",
+    "facedown",
+    "result",
+    "why",
+)
+
+
 class Round:
     """One round: hands, the field, whose turn, who is out.
 
@@ -153,34 +189,7 @@ class Round:
     scenarios and lessons do). Fields are read-only by convention.
     """
 
-    __slots__ = (
-        "rules",
-        "n",
-        "hands",
-        "phase",
-        "to_act",
-        "top",
-        "last",
-        "passed",
-        "revolution",
-        "jback",
-        "lock",
-        "streak",
-        "nlock",
-        "out",
-        "penalised",
-        "active",
-        "previous",
-        "clean_out",
-        "owed",
-        "partner",
-        "exchange",
-        "first_leader",
-        "history",
-        "facedown",
-        "result",
-        "why",
-    )
+    __slots__ = ROUND_FIELDS
 
     rules: RuleSet
     n: int
@@ -247,7 +256,7 @@ class Round:
             previous = tuple(previous)
             if sorted(previous) != list(range(n)):
                 raise ValueError("previous must list every seat once")
-        self = cls.__new__(cls)
+        self = cls()
         self.rules = rules
         self.n = n
         self.phase = PLAY
@@ -351,7 +360,7 @@ class Round:
             self.phase = EXCHANGE
 
     def _copy(self) -> Round:
-        new = Round.__new__(Round)
+        new = Round()
         new.rules = self.rules
         new.n = self.n
         new.hands = self.hands
@@ -1000,7 +1009,7 @@ class Round:
         return move if move is not None else _R["not_a_combination"]
 
 
-_KEY_SLOTS = tuple(name for name in Round.__slots__ if name != "why")
+_KEY_SLOTS = tuple(name for name in ROUND_FIELDS if name != "why")
 
 
 def _hand_value(hand: int | str, jokers: int) -> int:

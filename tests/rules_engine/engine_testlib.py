@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import importlib.util
 import json
 import random
 import re
+import types
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +19,7 @@ from rules_engine import Action, Match, Move, Refusal, Round, RuleSet, observe
 from rules_engine.cards import REAL_MASK, format_cards, parse_cards
 from rules_engine.effects import Effect
 from rules_engine.rules import ENGINE_PRESET_NAMES
+from rules_engine.state import ROUND_FIELDS
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED_SCENARIOS = REPO.parent / "shared" / "scenarios"
@@ -61,7 +65,7 @@ def start(
 
 def snapshot(r: Round) -> tuple[Any, ...]:
     """Every field of a round, to check that a refused action changed nothing."""
-    return tuple(getattr(r, name) for name in Round.__slots__)
+    return tuple(getattr(r, name) for name in ROUND_FIELDS)
 
 
 def act(r: Round, step: str | tuple[str, str]) -> Round:
@@ -279,3 +283,25 @@ def check_observation(r, seat, as_json=True):
     else:
         assert obs.legal == ()
     return obs
+
+
+def source_module(name: str) -> types.ModuleType:
+    """The module ``name`` as its source file says (for doctests): the module itself when
+    it runs from source, else (the engine compiled with mypyc, rules_engine/native.py) a
+    second copy executed from its ``.py`` next to the compiled one, whose functions keep
+    their docstrings for doctest to find. Its relative imports reach the compiled siblings."""
+    module = importlib.import_module(name)
+    path = str(getattr(module, "__file__", ""))
+    if path.endswith(".py"):
+        return module
+    # (A compiled module's __file__ is not a path to trust: build from the package's.)
+    package = Path(str(importlib.import_module("rules_engine").__file__)).parent
+    source = package.joinpath(*name.split(".")[1:]).with_suffix(".py")
+    # Under the module's own name (its classes print as they do compiled), but not in
+    # sys.modules: everything else keeps importing the compiled module.
+    spec = importlib.util.spec_from_file_location(name, source)
+    assert spec is not None and spec.loader is not None
+    copy = importlib.util.module_from_spec(spec)
+    copy.__package__ = name.rpartition(".")[0]
+    spec.loader.exec_module(copy)
+    return copy

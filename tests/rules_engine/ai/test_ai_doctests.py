@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import doctest
-import importlib
 
 import pytest
+from engine_testlib import source_module
 
 MODULES = [
     "rules_engine.ai",
@@ -20,6 +20,6 @@ MODULES = [
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name: str) -> None:
-    result = doctest.testmod(importlib.import_module(name))
+    result = doctest.testmod(source_module(name))
     assert result.failed == 0
     assert result.attempted > 0
