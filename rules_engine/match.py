@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from .actions import Action, ActionError
 from .observation import Observation, observe
 from .rules import RulesError, RuleSet
@@ -43,6 +45,9 @@ def apply_to_round(r: Round, action: Action) -> Round | Refusal:
 MATCH_FIELDS = ("rules", "players", "rounds", "seed", "round_no", "round", "results", "log")
 
 
+# Pickled (observations cross into the computer players' processes): a compiled class
+# must say so (rules_engine/native.py).
+@mypyc_attr(serializable=True)
 class Match:
     """Immutable; :meth:`apply` returns a new match or a :class:`Refusal`."""
 

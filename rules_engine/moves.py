@@ -19,6 +19,8 @@ True
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from .cards import (
     JOKER_RANK,
     JOKER_SHIFT,
@@ -42,6 +44,9 @@ def rank_name(rank: int) -> str:
     return "JK" if rank == JOKER_RANK else RANKS[rank]
 
 
+# Pickled (observations cross into the computer players' processes): a compiled class
+# must say so (rules_engine/native.py).
+@mypyc_attr(serializable=True)
 class Move:
     """A pass or a play. Immutable by convention; hash and equality use cards and form.
 

@@ -182,6 +182,9 @@ ROUND_FIELDS = (
 )
 
 
+# Pickled (observations cross into the computer players' processes): a compiled class
+# must say so (rules_engine/native.py).
+@mypyc_attr(serializable=True)
 class Round:
     """One round: hands, the field, whose turn, who is out.
 

@@ -111,3 +111,25 @@ def test_observations_are_json():
             data = observe(m.round, seat).to_json()
             assert json.loads(json.dumps(data)) == data
             assert data["counts"] == list(m.round.counts())
+
+
+def test_observations_rounds_matches_and_moves_survive_pickling():
+    # The computer players and the review run in other processes: what crosses over is
+    # pickled, compiled engine (rules_engine/native.py) or not.
+    import pickle
+
+    from rules_engine import Match, RuleSet, observe
+    from rules_engine.uecda.protocol import with_suits
+
+    match = Match.new(RuleSet.preset("party"), 4, 3, 5)
+    r = match.round
+    obs = observe(r, r.to_act)
+    assert pickle.loads(pickle.dumps(obs)) == obs
+    assert pickle.loads(pickle.dumps(r)) == r
+    again = pickle.loads(pickle.dumps(match))
+    assert again.round == match.round and again.log == match.log
+    move = obs.legal[-1]
+    copy = pickle.loads(pickle.dumps(move))
+    assert copy == move and (copy.low, copy.high, copy.suits) == (move.low, move.high, move.suits)
+    odd = with_suits(move, 0b1010)
+    assert pickle.loads(pickle.dumps(odd)).suits == 0b1010
