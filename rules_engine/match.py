@@ -16,8 +16,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from mypy_extensions import mypyc_attr
-
 from .actions import Action, ActionError
 from .observation import Observation, observe
 from .rules import RulesError, RuleSet
@@ -45,9 +43,6 @@ def apply_to_round(r: Round, action: Action) -> Round | Refusal:
 MATCH_FIELDS = ("rules", "players", "rounds", "seed", "round_no", "round", "results", "log")
 
 
-# Pickled (observations cross into the computer players' processes): a compiled class
-# must say so (rules_engine/native.py).
-@mypyc_attr(serializable=True)
 class Match:
     """Immutable; :meth:`apply` returns a new match or a :class:`Refusal`."""
 
@@ -106,6 +101,10 @@ class Match:
             steps.append((action, r, out))
             r = out
         return steps
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Pickled as its attributes (a compiled Match has no slots for pickle to read).
+        return (_match_again, (tuple((n, getattr(self, n)) for n in MATCH_FIELDS),))
 
     def _copy(self) -> Match:
         m = Match()
@@ -210,3 +209,11 @@ class Match:
                 raise
             raise RecordError(f"bad game record: {exc}") from None
         return m
+
+
+def _match_again(items: tuple[tuple[str, object], ...]) -> Match:
+    """A pickled Match back (see :meth:`Match.__reduce__`)."""
+    m = Match()
+    for name, value in items:
+        setattr(m, name, value)
+    return m

@@ -19,8 +19,6 @@ True
 
 from __future__ import annotations
 
-from mypy_extensions import mypyc_attr
-
 from .cards import (
     JOKER_RANK,
     JOKER_SHIFT,
@@ -44,9 +42,6 @@ def rank_name(rank: int) -> str:
     return "JK" if rank == JOKER_RANK else RANKS[rank]
 
 
-# Pickled (observations cross into the computer players' processes): a compiled class
-# must say so (rules_engine/native.py).
-@mypyc_attr(serializable=True)
 class Move:
     """A pass or a play. Immutable by convention; hash and equality use cards and form.
 
@@ -111,6 +106,23 @@ class Move:
         self.ambiguous = ambiguous
         self._hash = hash((cards, form))
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Pickled as its values (observations cross into the computer players' processes);
+        # a compiled Move has no __dict__ or slots for pickle to read (rules_engine/native.py).
+        return (
+            _move_again,
+            (
+                self.cards,
+                self.form,
+                self.rank,
+                self.low,
+                self.high,
+                self.reversed,
+                self.ambiguous,
+                self.suits,
+            ),
+        )
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Move):
             return NotImplemented
@@ -144,6 +156,23 @@ class Move:
 
 
 PASS = Move(0, PASS_FORM)
+
+
+def _move_again(
+    cards: int,
+    form: int,
+    rank: int,
+    low: int,
+    high: int,
+    reversed_order: bool | None,
+    ambiguous: bool,
+    suits: int,
+) -> Move:
+    """A pickled Move back (see :meth:`Move.__reduce__`); ``suits`` as it was (a UECda
+    joker may carry another suit than the cards, rules_engine/uecda/protocol.py)."""
+    move = Move(cards, form, rank, low, high, reversed_order, ambiguous)
+    move.suits = suits
+    return move
 
 
 # -- readings ------------------------------------------------------------------

@@ -182,9 +182,6 @@ ROUND_FIELDS = (
 )
 
 
-# Pickled (observations cross into the computer players' processes): a compiled class
-# must say so (rules_engine/native.py).
-@mypyc_attr(serializable=True)
 class Round:
     """One round: hands, the field, whose turn, who is out.
 
@@ -361,6 +358,14 @@ class Round:
         self.exchange = tuple(records)
         if any(owed):
             self.phase = EXCHANGE
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Pickled as its set attributes (a compiled Round has no slots for pickle to read;
+        # rules_engine/native.py).
+        return (
+            _round_again,
+            (tuple((n, getattr(self, n)) for n in ROUND_FIELDS if hasattr(self, n)),),
+        )
 
     def _copy(self) -> Round:
         new = Round()
@@ -1013,6 +1018,14 @@ class Round:
 
 
 _KEY_SLOTS = tuple(name for name in ROUND_FIELDS if name != "why")
+
+
+def _round_again(items: tuple[tuple[str, object], ...]) -> Round:
+    """A pickled Round back (see :meth:`Round.__reduce__`)."""
+    r = Round()
+    for name, value in items:
+        setattr(r, name, value)
+    return r
 
 
 def _hand_value(hand: int | str, jokers: int) -> int:

@@ -81,10 +81,25 @@ def test_permissions_policy_refuses_unused_features(client: Client) -> None:
         assert features[feature] == "()"
 
 
-def test_every_environment_but_development_enforces_the_policy() -> None:
+def test_every_environment_but_debug_development_enforces_the_policy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import importlib
+
     from daifugo_site.settings import base, dev
 
     assert "csp.middleware.CSPMiddleware" in base.MIDDLEWARE
     assert "daifugo_site.security.PermissionsPolicyMiddleware" in base.MIDDLEWARE
+    # `make run` (DEBUG off): enforced; DJANGO_DEBUG=1 (Django's debug pages use inline
+    # styles and scripts): only reported.
+    monkeypatch.delenv("DJANGO_DEBUG", raising=False)
+    dev = importlib.reload(dev)
+    assert dev.DEBUG is False
+    assert dev.CONTENT_SECURITY_POLICY == base.CONTENT_SECURITY_POLICY
+    monkeypatch.setenv("DJANGO_DEBUG", "1")
+    dev = importlib.reload(dev)
+    assert dev.DEBUG is True
     assert dev.CONTENT_SECURITY_POLICY is None
     assert dev.CONTENT_SECURITY_POLICY_REPORT_ONLY == base.CONTENT_SECURITY_POLICY
+    monkeypatch.delenv("DJANGO_DEBUG")
+    importlib.reload(dev)
