@@ -31,7 +31,9 @@ def test_hint_then_review_my_game(
     expect(page.locator('[data-testid="match-over"]')).to_be_visible()
     page.locator('a[data-action="review"]').click()
     # The progress is pushed over the review's socket (one frame a decision, the last one
-    # at 100 %), then the finished review is fetched.
+    # at 100 %), then the finished review is fetched. (A short match reviewed by the
+    # compiled engine may be done before the page asks: then nothing is pushed; the
+    # socket's frames are tested in tests/daifugo_site/review/test_push.py.)
     pushed: list[str] = []
 
     def watch(ws: Any) -> None:
@@ -42,8 +44,9 @@ def test_hint_then_review_my_game(
     press(page, 'button[data-action="review"]')
     review = page.locator('[data-testid="review"]')
     expect(review).to_be_visible(timeout=60_000)
-    assert pushed and all('id="review"' in frame for frame in pushed)
-    assert 'value="100"' in pushed[-1]
+    assert all('id="review"' in frame for frame in pushed)
+    if pushed:
+        assert 'value="100"' in pushed[-1]
     expect(review).to_contain_text("使ったヒント：1 回。")
     for cost in review.locator('[data-testid="mistake"]').evaluate_all(
         "els => els.map(e => e.dataset.cost)"

@@ -37,6 +37,11 @@ MEASURE = """() => {
 }"""
 
 
+SETTLED = """() => Promise.all(document.getAnimations()
+  .filter((a) => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+  .map((a) => a.finished.catch(() => null)))"""
+
+
 def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
     return (
         a["l"] < b["r"] - SLACK
@@ -51,6 +56,10 @@ def check_layout(page: Any, players: int) -> None:
     expect(plates).to_have_count(players)
     for i in range(players):
         expect(plates.nth(i)).to_be_visible()
+    # Measured at rest: a push may have started the felt's refit (a 0.25 s transform
+    # transition that carries every plate) or a card's animation; the layout is judged
+    # once they are over, not half way through.
+    page.evaluate(SETTLED)
     m = page.evaluate(MEASURE)
     assert m["scrollWidth"] <= m["innerWidth"], "the page is wider than the screen"
     stage = m["stage"]
