@@ -19,6 +19,16 @@ MODULES = [
     "rules_engine.observation",
     "rules_engine.rules",
     "rules_engine.solver",
+    "rules_engine.state",
+    "rules_engine.ai",
+    "rules_engine.ai.base",
+    "rules_engine.ai.beginner",
+    "rules_engine.ai.intermediate",
+    "rules_engine.ai.worlds",
+    "rules_engine.ai.advanced",
+    "rules_engine.ai.arena",
+    "rules_engine.uecda.protocol",
+    "rules_engine.uecda.tournament",
 ]
 
 
