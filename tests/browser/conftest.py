@@ -159,6 +159,13 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
         chromium.close()
 
 
+# Resolves once every finite animation and transition on the page has finished: measure a
+# table at rest, not a card halfway through fading in (axe reads its half opacity as low
+# contrast, a layout check sees it mid-flight).
+SETTLED = """() => Promise.all(document.getAnimations()
+  .filter((a) => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+  .map((a) => a.finished.catch(() => null)))"""
+
 _PROBLEMS_KEY = "_daifugo_problems"
 
 

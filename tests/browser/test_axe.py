@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import AXE_HINT, DaphneServer, axe_script, page_problems
+from tests.browser.conftest import AXE_HINT, SETTLED, DaphneServer, axe_script, page_problems
 
 # What the site promises: WCAG 2.1 A and AA, plus axe's best practices.
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
@@ -52,6 +52,7 @@ def run_axe(page: Any) -> list[dict[str, Any]]:
     failure message."""
     # Evaluated through the DevTools protocol, not as a <script> tag: the page's
     # Content-Security-Policy (nonces only) rightly refuses an injected inline script.
+    page.evaluate(SETTLED)
     page.evaluate(axe_script())
     result = page.evaluate(
         "(tags) => axe.run(document, {runOnly: {type: 'tag', values: tags},"
@@ -129,6 +130,9 @@ def test_game_page_has_no_axe_violations(
     page.reload()
     page.wait_for_selector('[data-testid="hand"] button[data-card]')
     page.wait_for_selector(f'[data-table-stage][data-table-view="{view}"]')
+    # On the player's turn the computers wait, so nothing lands on the field while axe
+    # reads the page.
+    page.wait_for_selector('[data-testid="hand"][data-your-turn="true"]', timeout=30_000)
     page.locator('[data-testid="hand"] button[data-card]').first.click()
     assert_no_violations(page, f"the game page, {view} view, {scheme} theme ({lang})")
     assert page_problems(page) == []

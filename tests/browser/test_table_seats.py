@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import DaphneServer, page_problems
+from tests.browser.conftest import SETTLED, DaphneServer, page_problems
 
 ROUND_TIMEOUT = 150.0
 # Boxes may touch (sub-pixel rounding of the 3D projection), not overlap.
@@ -35,11 +35,6 @@ MEASURE = """() => {
     innerWidth: window.innerWidth,
   };
 }"""
-
-
-SETTLED = """() => Promise.all(document.getAnimations()
-  .filter((a) => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
-  .map((a) => a.finished.catch(() => null)))"""
 
 
 def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
