@@ -274,14 +274,14 @@ def hints_used(game_id: str, seat: int) -> int:
     return Hint.objects.filter(game_id=game_id, seat=seat).count()
 
 
-async def hint(source: Source) -> dict[str, Any]:
-    """The advanced player's suggestion for the seat's current decision (counted once per
-    table version). Raises :class:`HintRefused`."""
+async def hint(source: Source) -> tuple[int, dict[str, Any]]:
+    """The table version the hint is for and the advanced player's suggestion for the
+    seat's decision at it (counted once per table version). Raises :class:`HintRefused`."""
     if not source.practice:
         raise HintRefused("not_practice")
     version, obs, found = await asyncdb.call(_hint_position, source)
     if found is not None:
-        return dict(found.result)
+        return version, dict(found.result)
     result: dict[str, Any] = await computers.pool().run(
         source.game.owner,
         analysis.hint,
@@ -290,4 +290,4 @@ async def hint(source: Source) -> dict[str, Any]:
         analysis.Budget(worlds=settings.REVIEW_HINT_WORLDS),
     )
     await asyncdb.call(_save_hint, source, version, result)
-    return result
+    return version, result

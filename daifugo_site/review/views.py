@@ -92,7 +92,7 @@ async def hint(request: HttpRequest, game_id: str) -> HttpResponse:
         return HttpResponse(reason_text("not_owner"), status=403)
     context: dict[str, Any] = {"game": source.game}
     try:
-        result = await services.hint(source)
+        context["version"], result = await services.hint(source)
     except services.HintRefused as refused:
         context["error"] = {
             "not_practice": _("Hints are only for practice games."),

@@ -234,9 +234,27 @@
     if (i >= 0 && i < all.length) { all[i].focus(); event.preventDefault(); }
   });
 
+  // A hint (kept across pushes, templates/review/_game_hint.html) answers
+  // one table version: once the table has moved on it no longer applies, so it goes.
+  function clearStaleHint() {
+    var box = document.getElementById("hint");
+    var current = document.getElementById("table-version");
+    if (!box || !current || !box.hasAttribute("data-version")) { return; }
+    if (box.getAttribute("data-version") === current.getAttribute("data-version")) { return; }
+    box.replaceChildren();
+    box.removeAttribute("class");
+    box.removeAttribute("data-version");
+  }
+
   // A pushed hand replaces the old one: keep keyboard focus inside it.
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail && event.detail.target;
+    if (target && target.id === "hand") {
+      // The hint area is kept across the swap (hx-preserve); its button takes the state
+      // the server rendered in the pushed one.
+      var fresh = event.detail.fragment && event.detail.fragment.querySelector('[data-action="hint"]');
+      window.__hintDisabled = fresh ? fresh.disabled : null;
+    }
     if (target && target.id === "hand" && target.contains(document.activeElement)) {
       window.__handFocus = document.activeElement.dataset.card || document.activeElement.dataset.action;
     }
@@ -244,7 +262,15 @@
   document.addEventListener("htmx:oobAfterSwap", function (event) {
     var target = event.detail && event.detail.target;
     if (!target) { return; }
-    if (target.id === "hand") { buildFan(); }
+    if (target.id === "hand") {
+      buildFan();
+      var kept = document.querySelector('#hint-area [data-action="hint"]');
+      if (kept && window.__hintDisabled !== null && window.__hintDisabled !== undefined) {
+        kept.disabled = window.__hintDisabled;
+      }
+      window.__hintDisabled = null;
+    }
+    clearStaleHint();
     update();
     syncCurtain();
     if (target.id === "hand" && window.__handFocus) {

@@ -179,6 +179,8 @@ async def test_a_hint_is_given_on_the_players_turn_and_counted_once_per_turn() -
     html = first.content.decode()
     assert first.status_code == 200 and 'data-testid="hint"' in html
     assert "ヒント" in html and 'data-hints="1"' in html and "hx-swap-oob" in html
+    # It says which table version it answers (the page drops it once the table moves on).
+    assert f'data-version="{game.version}"' in html
     again = (await sync_to_async(client.post)(url)).content.decode()
     assert 'data-hints="1"' in again
     assert await Hint.objects.filter(game=game).acount() == 1
