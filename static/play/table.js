@@ -246,16 +246,16 @@
     box.removeAttribute("data-version");
   }
 
-  // A pushed hand replaces the old one: keep keyboard focus inside it.
+  // A pushed hand replaces the old one: keep keyboard focus inside it. The hint area is
+  // kept across the swap (hx-preserve); its button takes the state the server rendered in
+  // the pushed one.
+  var pushedHintDisabled = null;
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail && event.detail.target;
-    if (target && target.id === "hand") {
-      // The hint area is kept across the swap (hx-preserve); its button takes the state
-      // the server rendered in the pushed one.
-      var fresh = event.detail.fragment && event.detail.fragment.querySelector('[data-action="hint"]');
-      window.__hintDisabled = fresh ? fresh.disabled : null;
-    }
-    if (target && target.id === "hand" && target.contains(document.activeElement)) {
+    if (!target || target.id !== "hand") { return; }
+    var fresh = event.detail.fragment && event.detail.fragment.querySelector('[data-action="hint"]');
+    pushedHintDisabled = fresh ? fresh.disabled : null;
+    if (target.contains(document.activeElement)) {
       window.__handFocus = document.activeElement.dataset.card || document.activeElement.dataset.action;
     }
   });
@@ -265,10 +265,8 @@
     if (target.id === "hand") {
       buildFan();
       var kept = document.querySelector('#hint-area [data-action="hint"]');
-      if (kept && window.__hintDisabled !== null && window.__hintDisabled !== undefined) {
-        kept.disabled = window.__hintDisabled;
-      }
-      window.__hintDisabled = null;
+      if (kept && pushedHintDisabled !== null) { kept.disabled = pushedHintDisabled; }
+      pushedHintDisabled = null;
     }
     clearStaleHint();
     update();
