@@ -19,33 +19,34 @@ last, which is why rank is the high part of the index.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Final
 
 RANKS = "3456789TJQKA2"
 SUITS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
 JOKER = "JK"
 
-NUM_RANKS = 13
+NUM_RANKS: Final = 13
 #: Rank index of the joker where a rank is needed (above every ordinary rank).
-JOKER_RANK = 13
-RANK_3 = 0
-RANK_8 = 5
-RANK_J = 8
-RANK_2 = 12
+JOKER_RANK: Final = 13
+RANK_3: Final = 0
+RANK_8: Final = 5
+RANK_J: Final = 8
+RANK_2: Final = 12
 
 S, H, D, C = 0, 1, 2, 3
 
-JOKER_SHIFT = 52
+JOKER_SHIFT: Final = 52
 #: One joker, as it is added to a card set.
-JOKER_UNIT = 1 << JOKER_SHIFT
+JOKER_UNIT: Final = 1 << JOKER_SHIFT
 #: Every ordinary card.
-REAL_MASK = (1 << JOKER_SHIFT) - 1
+REAL_MASK: Final = (1 << JOKER_SHIFT) - 1
 #: The four cards of each rank.
-RANK_MASKS = tuple(0xF << (4 * r) for r in range(NUM_RANKS))
+RANK_MASKS: Final = tuple(0xF << (4 * r) for r in range(NUM_RANKS))
 #: The thirteen cards of each suit.
-SUIT_MASKS = tuple(sum(1 << (4 * r + s) for r in range(NUM_RANKS)) for s in range(4))
-SPADE_3 = 1 << (4 * RANK_3 + S)
-DIAMOND_3 = 1 << (4 * RANK_3 + D)
+SUIT_MASKS: Final = tuple(sum(1 << (4 * r + s) for r in range(NUM_RANKS)) for s in range(4))
+SPADE_3: Final = 1 << (4 * RANK_3 + S)
+DIAMOND_3: Final = 1 << (4 * RANK_3 + D)
 
 
 class CardError(ValueError):

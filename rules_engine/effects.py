@@ -19,7 +19,7 @@ computer players ask the same functions before they play, so a rule effect is wr
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .cards import (
     JOKER_RANK,
@@ -117,18 +117,18 @@ def visible_to(effects: Iterable[Effect], seat: int | None) -> tuple[Effect, ...
 
 # -- what a play does (judged before it is made) ---------------------------------------------
 
-_MASK_2 = RANK_MASKS[RANK_2]
-_MASK_3 = RANK_MASKS[RANK_3]
-_MASK_8 = RANK_MASKS[RANK_8]
-_MASK_J = RANK_MASKS[RANK_J]
+_MASK_2: Final = RANK_MASKS[RANK_2]
+_MASK_3: Final = RANK_MASKS[RANK_3]
+_MASK_8: Final = RANK_MASKS[RANK_8]
+_MASK_J: Final = RANK_MASKS[RANK_J]
 _FF_BIT = {entry: 1 << i for i, entry in enumerate(FORBIDDEN_FINISH_ENTRIES)}
-_FF_JOKER = _FF_BIT["joker"]
-_FF_LONE = _FF_BIT["lone_joker"]
-_FF_TOP = _FF_BIT["top_rank"]
-_FF_EIGHT = _FF_BIT["eight"]
-_FF_CUT = _FF_BIT["eight_cut"]
-_FF_S3 = _FF_BIT["spade3_return"]
-_FF_REVO = _FF_BIT["revolution"]
+_FF_JOKER: Final = _FF_BIT["joker"]
+_FF_LONE: Final = _FF_BIT["lone_joker"]
+_FF_TOP: Final = _FF_BIT["top_rank"]
+_FF_EIGHT: Final = _FF_BIT["eight"]
+_FF_CUT: Final = _FF_BIT["eight_cut"]
+_FF_S3: Final = _FF_BIT["spade3_return"]
+_FF_REVO: Final = _FF_BIT["revolution"]
 
 
 def _rank_rule(mode: str, move: Move, rank: int, mask: int) -> bool:

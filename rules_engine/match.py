@@ -139,8 +139,8 @@ class Match:
         return sorted(range(self.players), key=lambda s: (-scores[s], last.index(s)))
 
     def observe(self, seat: int) -> Observation:
-        """What ``seat`` may see now, the match's points included."""
-        return observe(self.round, seat, self.scores)
+        """What ``seat`` may see now, the match's points and the rounds to come included."""
+        return observe(self.round, seat, self.scores, self.rounds - 1 - self.round_no)
 
     @property
     def winner(self) -> int | None:

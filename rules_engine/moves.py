@@ -19,6 +19,8 @@ True
 
 from __future__ import annotations
 
+from typing import Final
+
 from .cards import (
     JOKER_RANK,
     JOKER_SHIFT,
@@ -30,10 +32,10 @@ from .cards import (
     suit_lanes,
 )
 
-PASS_FORM = 0
-SINGLE = 1
-GROUP = 2
-SEQUENCE = 3
+PASS_FORM: Final = 0
+SINGLE: Final = 1
+GROUP: Final = 2
+SEQUENCE: Final = 3
 FORM_NAMES = ("pass", "single", "group", "sequence")
 FORMS = {"single": SINGLE, "group": GROUP, "sequence": SEQUENCE}
 
@@ -363,7 +365,7 @@ _SEQ_CACHE: dict[tuple[int, int, int, bool, int, bool], list[list[Move]]] = {}
 # Kept small on purpose: every cached Move is a long-lived object the garbage collector
 # walks on each full collection; at 200,000 entries those collections (and the clear)
 # paused searches for up to a second and a half, for no measurable gain in speed.
-_SEQ_CACHE_LIMIT = 20_000
+_SEQ_CACHE_LIMIT: Final = 20_000
 
 
 def sequences_for_suit(

@@ -64,6 +64,9 @@ class Observation:
     #: What the last action did (public facts; exchange cards only for the two seats
     #: concerned), so that nobody has to compare two states to find out.
     effects: tuple[Effect, ...] = ()
+    #: Rounds of the match still to come after this one (public; ``None``: not known,
+    #: e.g. a lone round). The advanced player weighs the class a place brings into them.
+    rounds_left: int | None = None
 
     @property
     def hand_text(self) -> str:
@@ -142,11 +145,18 @@ class Observation:
             "legal": [str(m) for m in self.legal],
             "scores": list(self.scores) if self.scores is not None else None,
             "effects": [effect_json(e) for e in self.effects],
+            "rounds_left": self.rounds_left,
         }
 
 
-def observe(r: Round, seat: int, scores: tuple[int, ...] | None = None) -> Observation:
-    """The observation of ``seat`` in round ``r`` (``scores``: the match's, if any)."""
+def observe(
+    r: Round,
+    seat: int,
+    scores: tuple[int, ...] | None = None,
+    rounds_left: int | None = None,
+) -> Observation:
+    """The observation of ``seat`` in round ``r`` (``scores`` and ``rounds_left``: the
+    match's, if any)."""
     gave = got = 0
     for giver, receiver, cards, _auto in r.exchange:
         if giver == seat:
@@ -183,6 +193,7 @@ def observe(r: Round, seat: int, scores: tuple[int, ...] | None = None) -> Obser
         first_leader=r.first_leader,
         scores=scores,
         effects=visible_to(r.effects, seat),
+        rounds_left=rounds_left,
     )
 
 

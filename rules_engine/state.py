@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -122,8 +122,8 @@ TITLES_BY_SIZE: dict[int, tuple[str, ...]] = {
 _W_START, _W_PLAY, _W_PASS, _W_GIVE, _W_SEEN = range(5)
 _F_CUT, _F_S3, _F_REVO, _F_JB, _F_LOCK, _F_NLOCK, _F_OUT, _F_JB_WAS = (1 << i for i in range(8))
 _CLEAR_CUT, _CLEAR_S3, _CLEAR_PASSED, _CLEAR_NOBODY = range(4)
-_MASK_8 = RANK_MASKS[RANK_8]
-_MASK_J = RANK_MASKS[RANK_J]
+_MASK_8: Final = RANK_MASKS[RANK_8]
+_MASK_J: Final = RANK_MASKS[RANK_J]
 
 
 # A Python class even when the module is compiled: mypyc's native classes cannot be

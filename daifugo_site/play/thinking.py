@@ -34,7 +34,8 @@ def _action(seat: int, move: Move) -> Action:
 
 def think(obs: Observation, level: str, seed: str, budget: Budget) -> Action:
     """The computer's action for ``obs`` (deterministic for a playouts-only budget)."""
-    player = make_player(level)
+    # The advanced player searches its exchange returns too, within the same budget.
+    player = make_player(level, budget=budget) if level == "advanced" else make_player(level)
     rng = random.Random(seed)
     if obs.phase == "exchange":
         return Action.give(obs.seat, format_cards(player.choose_return(obs, rng)))

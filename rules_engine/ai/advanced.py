@@ -36,8 +36,9 @@ import math
 import random
 import time
 from collections.abc import Callable
+from itertools import combinations
 
-from ..cards import count
+from ..cards import JOKER_SHIFT, RANK_2, RANK_MASKS, count
 from ..moves import Move
 from ..observation import Observation, round_from_observation
 from ..solver import SolverLimit, hero_place, solve
@@ -48,16 +49,19 @@ from .intermediate import (
     heuristic_move,
     legal_version,
     plan,
-    return_cards,
+    return_order,
     rollout_move,
     unit_strength,
 )
+from .outlook import place_values
 from .worlds import WorldSampler
 
 #: Thinking time per move when no budget is given (the play page may choose another).
 DEFAULT_BUDGET = Budget(time_ms=300, playouts=4000)
 #: Candidate moves searched at most.
 MAX_CANDIDATES = 10
+#: The exchange: returns are searched among this many of the hand's least useful cards.
+RETURN_POOL = 7
 #: Playouts each candidate gets before the bandit chooses.
 MIN_VISITS = 6
 #: Exploration constant of UCB1 on points scaled to 0..1.
@@ -90,8 +94,11 @@ STOP_Z = 2.5
 _clock = time.thread_time
 
 
-def _playout(r: Round, hero: int, rng: random.Random, noise: float) -> int:
-    """Points of ``hero`` when ``r`` is played out with the rollout policy."""
+def _playout(
+    r: Round, hero: int, rng: random.Random, noise: float, values: tuple[float, ...]
+) -> float:
+    """The worth to ``hero`` (``values`` by place) of ``r`` played out with the
+    rollout policy."""
     while r.phase == PLAY and r.hands[hero]:
         nxt = r.apply(rollout_move(r, rng, noise))
         if isinstance(nxt, Refusal):  # pragma: no cover - would be a policy bug
@@ -99,7 +106,7 @@ def _playout(r: Round, hero: int, rng: random.Random, noise: float) -> int:
         r = nxt
     place = hero_place(r, hero)
     assert place is not None
-    return r.n - 1 - place
+    return values[place]
 
 
 class SearchStats:
@@ -140,8 +147,57 @@ class AdvancedPlayer:
 
     # -- the exchange --------------------------------------------------------------
 
-    def choose_return(self, obs: Observation, rng: random.Random) -> int:
-        return return_cards(obs.hand, obs.owe, obs.rules)
+    def choose_return(
+        self, obs: Observation, rng: random.Random, budget: Budget | None = None
+    ) -> int:
+        """The cards to hand back, searched like a move: each candidate set (pairs of
+        the hand's least useful cards, :data:`RETURN_POOL` of them, the heuristic's
+        choice first) is given in sampled worlds and the round played out."""
+        stats = SearchStats()
+        self.last = stats
+        owe = obs.owe
+        if owe <= 0:
+            raise ValueError("this seat owes no cards")
+        order = return_order(obs.hand, obs.rules)
+        if len(order) <= owe:
+            return sum(order[:owe])
+        # Jokers and 2s go only when nothing else is left to give.
+        pool = [c for c in order[:RETURN_POOL] if not self._precious(c)] or order[:owe]
+        heuristic = sum(order[:owe])
+        candidates = [heuristic]
+        if len(pool) >= owe:
+            for combo in combinations(pool, owe):
+                cards = sum(combo)
+                if cards != heuristic:
+                    candidates.append(cards)
+        stats.candidates = []
+        if len(candidates) == 1:
+            return heuristic
+        budget = budget if budget is not None else self.budget
+        started = _clock()
+        deadline = started + budget.time_ms / 1000 if budget.time_ms is not None else math.inf
+        max_playouts = budget.playouts if budget.playouts is not None else 1 << 60
+        sampler = WorldSampler(obs, rng, weighting=False)
+        worlds: list[Round] = []
+        seat = obs.seat
+
+        def step(i: int, j: int) -> Round:
+            j %= MAX_WORLDS
+            while len(worlds) <= j:
+                for hands in sampler.sample_worlds(min(WORLD_BATCH, 8 + len(worlds)), 1):
+                    worlds.append(round_from_observation(obs, hands))
+            out = worlds[j].give(seat, candidates[i])
+            if isinstance(out, Refusal):  # pragma: no cover - candidates are the seat's cards
+                raise RuntimeError(f"return refused: {out.reason}")
+            return out
+
+        best = self._bandit(obs, len(candidates), step, rng, deadline, max_playouts, stats)
+        stats.worlds = len(worlds)
+        return candidates[best]
+
+    @staticmethod
+    def _precious(card: int) -> bool:
+        return bool(card >> JOKER_SHIFT) or bool(card & RANK_MASKS[RANK_2])
 
     # -- play ----------------------------------------------------------------------
 
@@ -191,9 +247,15 @@ class AdvancedPlayer:
                 stats.worlds = len(worlds)
                 return solved
 
-        move = self._bandit(obs, candidates, world, rng, deadline, max_playouts, stats)
+        def step(i: int, j: int) -> Round:
+            r = world(j).apply(candidates[i])
+            if isinstance(r, Refusal):  # pragma: no cover - candidates are legal
+                raise RuntimeError(f"candidate refused: {r.reason}")
+            return r
+
+        best = self._bandit(obs, len(candidates), step, rng, deadline, max_playouts, stats)
         stats.worlds = len(worlds)
-        return move
+        return candidates[best]
 
     def _candidates(self, obs: Observation, prior: Move) -> list[Move]:
         """Distinct kinds of legal move worth searching, the heuristic's first."""
@@ -281,16 +343,17 @@ class AdvancedPlayer:
     def _bandit(
         self,
         obs: Observation,
-        candidates: list[Move],
-        world: Callable[[int], Round],
+        k: int,
+        step: Callable[[int, int], Round],
         rng: random.Random,
         deadline: float,
         max_playouts: int,
         stats: SearchStats,
-    ) -> Move:
+    ) -> int:
+        """UCB1 over ``k`` candidates; ``step(i, j)`` is candidate ``i`` applied in
+        sampled world ``j``. Returns the index of the best-valued candidate."""
         hero = obs.seat
-        k = len(candidates)
-        scale = 1.0 / max(1, obs.players - 1)
+        values = place_values(obs.rules, obs.players, obs.rounds_left)
         visits = [0] * k
         total = [0.0] * k
         squares = [0.0] * k
@@ -311,10 +374,7 @@ class AdvancedPlayer:
                     if u > best_u:
                         best_u = u
                         c = i
-            r = world(visits[c]).apply(candidates[c])
-            if isinstance(r, Refusal):  # pragma: no cover - candidates are legal
-                raise RuntimeError(f"candidate refused: {r.reason}")
-            value = _playout(r, hero, rng, noise) * scale
+            value = _playout(step(c, visits[c]), hero, rng, noise, values)
             visits[c] += 1
             total[c] += value
             squares[c] += value * value
@@ -324,15 +384,15 @@ class AdvancedPlayer:
         stats.mode = "bandit"
         stats.playouts = n
         means = [total[i] / visits[i] if visits[i] else 0.0 for i in range(k)]
-        stats.means = [m / scale for m in means]
+        scale = obs.players - 1
+        stats.means = [m * scale for m in means]
         stats.visits = visits
         # The best mean among the well-explored candidates (a lucky few
         # playouts do not decide).
         enough = max(visits) / 3
-        best = max(
+        return max(
             (i for i in range(k) if visits[i] >= enough), key=lambda i: (means[i], visits[i], -i)
         )
-        return candidates[best]
 
     @staticmethod
     def _clear_winner(visits: list[int], total: list[float], squares: list[float]) -> bool:

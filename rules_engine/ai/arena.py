@@ -38,7 +38,6 @@ from typing import Any
 from ..actions import Action
 from ..cards import count, format_cards
 from ..match import Match
-from ..observation import observe
 from ..rules import RuleSet
 from ..state import EXCHANGE, OVER, Refusal
 from . import make_player
@@ -207,14 +206,14 @@ def play_match(
             raise ArenaError(f"round {m.round_no} of match {seed} did not end")
         if r.phase == EXCHANGE:
             seat = next(s for s in range(n) if r.owed[s])
-            obs = observe(r, seat)
+            obs = m.observe(seat)
             cards = seated[seat].choose_return(obs, rngs[seat])
             if count(cards) != obs.owe:
                 raise ArenaError(f"{seated[seat].name} returned {count(cards)} of {obs.owe}")
             m = _apply(m, Action.give(seat, format_cards(cards)))
             continue
         seat = r.to_act
-        obs = observe(r, seat)
+        obs = m.observe(seat)
         t0 = time.perf_counter()
         move = seated[seat].choose_move(obs, rngs[seat])
         elapsed = (time.perf_counter() - t0) * 1000.0

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Final
 
 from ..cards import (
     JOKER_RANK,
@@ -49,8 +50,10 @@ from .base import Budget, group_move, sequence_move, strength
 
 # -- planning ---------------------------------------------------------------------------
 
-_PLAN_CACHE: dict[tuple[int, bool, int, int], list[Move]] = {}
-_PLAN_CACHE_LIMIT = 20_000
+#: Plans by hand and the options a plan depends on, packed in one int (an int key
+#: hashes far faster than a tuple; planning is on every rollout step).
+_PLAN_CACHE: dict[int, list[Move]] = {}
+_PLAN_CACHE_LIMIT: Final = 20_000
 
 
 def plan(hand: int, rules: RuleSet, rev: bool) -> list[Move]:
@@ -59,7 +62,7 @@ def plan(hand: int, rules: RuleSet, rev: bool) -> list[Move]:
     Sequences are taken where they replace at least two lone cards; the rest
     of each rank stays one group; each joker is its own unit.
     """
-    key = (hand, rev, rules.sequence_min, rules.jokers)
+    key = (hand << 6) | (rules.sequence_min << 3) | (rules.jokers << 1) | rev
     cached = _PLAN_CACHE.get(key)
     if cached is not None:
         return cached
@@ -556,9 +559,7 @@ def _sequence_follows(r: Round, hand: int, top: Move) -> list[Move] | None:
 
 
 def return_cards(hand: int, owe: int, rules: RuleSet) -> int:
-    """The ``owe`` cards worth least to this hand: lone weak cards first,
-    never a joker or a 2 while anything else is left, 8s and the spade 3
-    kept when they have a use.
+    """The ``owe`` cards worth least to this hand (the first of :func:`return_order`).
 
     >>> from rules_engine.cards import parse_cards, format_cards
     >>> rules = RuleSet.preset("standard")
@@ -567,6 +568,22 @@ def return_cards(hand: int, owe: int, rules: RuleSet) -> int:
     """
     if owe <= 0:
         return 0
+    chosen = 0
+    for card in return_order(hand, rules)[:owe]:
+        chosen += card
+    return chosen
+
+
+def return_order(hand: int, rules: RuleSet) -> list[int]:
+    """The hand's cards (one bit each, a joker as the joker unit) from the one worth
+    least to keep to the one worth most: lone weak cards first, never a joker or a 2
+    while anything else is left, 8s and the spade 3 kept when they have a use.
+
+    >>> from rules_engine.cards import parse_cards, format_cards
+    >>> order = return_order(parse_cards("S4 H4 D6 S2 JK"), RuleSet.preset("standard"))
+    >>> [format_cards(c) for c in order]
+    ['D6', 'S4', 'H4', 'S2', 'JK']
+    """
     units = plan(hand, rules, False)
     in_sequence = 0
     for u in units:
@@ -596,10 +613,7 @@ def return_cards(hand: int, owe: int, rules: RuleSet) -> int:
     for _ in range(hand >> JOKER_SHIFT):
         scored.append((100.0, 1 << JOKER_SHIFT))
     scored.sort(key=lambda t: (t[0], t[1] & REAL_MASK))
-    chosen = 0
-    for _, card in scored[:owe]:
-        chosen += card
-    return chosen
+    return [card for _, card in scored]
 
 
 class IntermediatePlayer:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from ..ai import Budget, make_player
 from ..ai.base import Player
+from ..cards import count
 from ..moves import PASS, Move
 from ..observation import Observation, round_from_observation
 from ..rules import RuleSet
@@ -30,6 +31,9 @@ from . import protocol as P
 from .protocol import Table
 
 PLAYERS = 5
+#: The server resets the classes every this many games (the first game of each run has
+#: no exchange); the games left in a run are the rounds the class still matters for.
+CLASS_RESET_GAMES = 100
 #: Points of a UECda game by place (1st .. 5th).
 UECDA_POINTS = (5, 4, 3, 2, 1)
 
@@ -79,6 +83,7 @@ class UecdaGame:
     got: int = 0
     first_leader: int = -1
     rejected: int = 0
+    rounds_left: int | None = None
     _to_act: int = -1
     _exchange_seen: bool = False
 
@@ -165,6 +170,15 @@ class UecdaGame:
         streak = 0
         if top is not None and top.cards & ((1 << 52) - 1):
             streak = 2 if lock else 1
+        counts = list(self.counts)
+        if exchange:
+            # The start table counts the hands as dealt; ours and our partner's have
+            # changed by the cards the partner was made to give us. (The other pair's
+            # gift and return cancel out, so their dealt counts are what they hold after.)
+            got = count(self.hand) - counts[self.seat]
+            counts[self.seat] += got
+            if self.partner is not None:
+                counts[self.partner] -= got
         obs = Observation(
             seat=self.seat,
             rules=self.rules,
@@ -172,7 +186,7 @@ class UecdaGame:
             phase="exchange" if exchange else "play",
             to_act=None if exchange else self._to_act,
             hand=self.hand,
-            counts=tuple(self.counts),
+            counts=tuple(counts),
             field=top,
             field_seat=self.top_seat if self.top_seat >= 0 else None,
             passed=tuple(sorted(self.passed)),
@@ -192,6 +206,7 @@ class UecdaGame:
             result=None,
             legal=(),
             first_leader=self.first_leader if self.first_leader >= 0 else self._to_act,
+            rounds_left=self.rounds_left,
         )
         if exchange:
             return obs
@@ -254,8 +269,13 @@ def play_games(
     conn.send_table(P.profile_table(name))
     me = conn.read_int()
     records: list[GameRecord] = []
+    in_run = 0  # games played since the classes were last reset
     while True:
         game = UecdaGame(me, conn.read_table())
+        if game.previous is None:
+            in_run = 0
+        game.rounds_left = max(0, CLASS_RESET_GAMES - 1 - in_run)
+        in_run += 1
         if game.owe > 0:
             obs = game.observation(exchange=True)
             cards = player.choose_return(obs, rng)

@@ -189,6 +189,7 @@ CARD_CODE = re.compile(r"\b[SHDC][3-9TJQKA2]\b")
 # is added here.
 OBSERVATION_FIELDS = {
     "scores",
+    "rounds_left",
     "effects",
     "seat",
     "rules",

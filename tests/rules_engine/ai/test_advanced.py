@@ -13,7 +13,7 @@ from rules_engine import Round, RuleSet, observe, round_from_observation
 from rules_engine.ai import AdvancedPlayer, Budget, make_player
 from rules_engine.ai.advanced import DEFAULT_BUDGET
 from rules_engine.ai.worlds import WorldSampler
-from rules_engine.cards import JOKER_SHIFT, REAL_MASK, count
+from rules_engine.cards import JOKER_SHIFT, REAL_MASK, count, parse_cards
 from rules_engine.state import EXCHANGE
 
 SMALL = Budget(playouts=12)
@@ -169,3 +169,30 @@ def test_garbage_collector_state_is_restored() -> None:
     finally:
         if was:
             gc.enable()
+
+
+def test_exchange_returns_are_searched_and_repeatable() -> None:
+    rules = RuleSet.preset("uecda")
+    r = Round.deal(rules, 5, seed=11, previous=[0, 1, 2, 3, 4])
+    obs = observe(r, 0)  # first place last round: owes two cards
+    assert obs.owe == 2
+    a, b = AdvancedPlayer(), AdvancedPlayer()
+    ca = a.choose_return(obs, random.Random(2), Budget(playouts=300))
+    cb = b.choose_return(obs, random.Random(2), Budget(playouts=300))
+    assert ca == cb and count(ca) == 2 and ca & ~obs.hand == 0
+    # Every pair of the hand's least useful cards was tried, within the budget.
+    assert len(a.last.visits) == 21 and min(a.last.visits) >= 1
+    assert a.last.playouts <= 300
+    out = r.give(0, ca)
+    assert isinstance(out, Round)
+
+
+def test_exchange_search_on_a_short_hand_never_gives_its_2() -> None:
+    rules = RuleSet.preset("standard")
+    r = Round.start(rules, ["S3 S2", "H4 C5 D6", "C8 D9", "DK CK SK"], previous=[0, 1, 2, 3])
+    obs = observe(r, 0)
+    assert obs.owe == 2
+    # S3 S2 and the two kings it got: the 2 stays while three other cards can go.
+    cards = AdvancedPlayer().choose_return(obs, random.Random(0), Budget(playouts=50))
+    assert count(cards) == 2 and cards & ~obs.hand == 0
+    assert not cards & parse_cards("S2")

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from rules_engine import Round, RuleSet, observe
-from rules_engine.ai import LEVELS, make_player
+from rules_engine.ai import LEVELS, Budget, make_player
 from rules_engine.ai.intermediate import return_cards
 from rules_engine.cards import (
     JOKER_SHIFT,
@@ -32,7 +32,11 @@ TWOS = RANK_MASKS[12]
 )
 def test_returns_are_accepted_by_the_engine(level: str, preset: str, players: int) -> None:
     rules = RuleSet.preset(preset)
-    player = make_player(level)
+    player = (
+        make_player(level, budget=Budget(playouts=60))
+        if level == "advanced"
+        else make_player(level)
+    )
     rng = random.Random(level + preset)
     for i in range(40):
         previous = list(range(players))
@@ -52,7 +56,10 @@ def test_returns_are_accepted_by_the_engine(level: str, preset: str, players: in
 
 @pytest.mark.parametrize("level", ["intermediate", "advanced"])
 def test_never_returns_joker_or_two_while_holding_other_cards(level: str) -> None:
-    player = make_player(level)
+    # The advanced player searches its returns; a few playouts keep 1,200 of them quick.
+    player = (
+        make_player(level, budget=Budget(playouts=6)) if level == "advanced" else make_player(level)
+    )
     rng = random.Random(7)
     checked = 0
     for preset in ("standard", "party", "classic", "basic"):

@@ -15,7 +15,7 @@ import threading
 from typing import Any
 
 from rules_engine import Refusal, Round, RuleSet, observe
-from rules_engine.cards import format_cards, parse_cards
+from rules_engine.cards import count, format_cards, parse_cards
 from rules_engine.moves import PASS, Move
 from rules_engine.uecda import protocol as P
 from rules_engine.uecda.client import Connection, UecdaGame, play_games
@@ -36,6 +36,7 @@ class FakeServer:
         self.truth: list[Any] = []
         self.results: list[tuple[int, ...]] = []
         self.answers: list[int] = []
+        self.exchange_counts: list[tuple[int, ...]] = []
         self.error: BaseException | None = None
         self.thread = threading.Thread(target=self._serve, daemon=True)
         self.thread.start()
@@ -61,9 +62,9 @@ class FakeServer:
         self._state_rows(t, r)
         return t
 
-    def _state_rows(self, t: P.Table, r: Round) -> None:
+    def _state_rows(self, t: P.Table, r: Round, counts: tuple[int, ...] | None = None) -> None:
         for s in range(5):
-            t[6][ORDER[s]] = r.counts()[s]
+            t[6][ORDER[s]] = (counts or r.counts())[s]
             t[6][10 + s] = ORDER[s]
         if r.previous is not None:
             for place, s in enumerate(r.previous):
@@ -82,7 +83,15 @@ class FakeServer:
             start = P.cards_table(r.hands[MY_SEAT] if r.owed[MY_SEAT] else dealt[MY_SEAT])
             start[5][0] = 1
             start[5][1] = r.owed[MY_SEAT]
-            self._state_rows(start, r)
+            # Like UECda's server: the start table counts the hands as dealt.
+            self._state_rows(start, r, tuple(count(h) for h in dealt))
+            if r.owed[MY_SEAT]:
+                # What the returning seat should see: its own and its partner's hands as
+                # they are now, the other pair's as dealt (their gift and return cancel).
+                pair = (MY_SEAT, r.partner[MY_SEAT])
+                self.exchange_counts.append(
+                    tuple(r.counts()[s] if s in pair else count(dealt[s]) for s in range(5))
+                )
             conn.send_table(start)
             for s in range(5):
                 if r.owed[s]:
@@ -211,6 +220,17 @@ def test_the_exchange_classes_and_results():
     # A game after the first: a rich seat returns cards, a poor one is told what it gave.
     assert all(obs.owe in (1, 2) and obs.partner is not None for obs in player.returns)
     assert {r.points for r in records} <= {1, 2, 3, 4, 5}
+
+
+def test_the_returning_seat_sees_the_hands_as_they_are_after_the_gifts():
+    server, player, records = run(games=4, seed=3)
+    assert player.returns, "this match has the client return cards"
+    # The server sends the counts as dealt; the client moves the gift between its own
+    # hand and its partner's, so the counts add up to the deck (53 cards).
+    assert [obs.counts for obs in player.returns] == server.exchange_counts
+    assert all(sum(obs.counts) == 53 for obs in player.returns)
+    # Games left before the classes are reset: the first game starts the run.
+    assert [obs.rounds_left for obs in player.seen[:1]] == [99]
 
 
 def test_a_rejected_play_counts_as_a_pass_and_the_client_stays_in_step():
