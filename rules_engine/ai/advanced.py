@@ -177,14 +177,15 @@ class AdvancedPlayer:
         started = _clock()
         deadline = started + budget.time_ms / 1000 if budget.time_ms is not None else math.inf
         max_playouts = budget.playouts if budget.playouts is not None else 1 << 60
-        sampler = WorldSampler(obs, rng, weighting=False)
+        sampler = WorldSampler(obs, rng, weighting=self.weighting)
         worlds: list[Round] = []
         seat = obs.seat
 
         def step(i: int, j: int) -> Round:
             j %= MAX_WORLDS
             while len(worlds) <= j:
-                for hands in sampler.sample_worlds(min(WORLD_BATCH, 8 + len(worlds)), 1):
+                batch = min(WORLD_BATCH, 8 + len(worlds))
+                for hands in sampler.sample_worlds(batch, OVERSAMPLE):
                     worlds.append(round_from_observation(obs, hands))
             out = worlds[j].give(seat, candidates[i])
             if isinstance(out, Refusal):  # pragma: no cover - candidates are the seat's cards

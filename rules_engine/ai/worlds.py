@@ -40,6 +40,9 @@ PASS_WITH_BROKEN_BEAT = 0.85
 FOLLOW_OVER_CHEAPER = 0.65
 LEAD_OVER_WEAKER = 0.8
 MIN_WEIGHT = 1e-4
+#: A guess in which a seat that gave its strongest cards in the exchange still holds a
+#: card stronger than all but fewer of its receiver's cards than it gave.
+EXCHANGE_MISMATCH = 0.1
 #: Leads are only read from hands at least this big.
 LEAD_MODEL_MIN_CARDS = 7
 
@@ -118,6 +121,15 @@ class WorldSampler:
                     forbidden |= JOKER_UNIT  # marker: no jokers either
                 self.capped = partner
                 self.cap_forbidden = forbidden
+        # The gifts between other seats (and ours, where what we got is not known): the
+        # giver handed over its strongest cards, so what it holds now (bar the cards
+        # returned to it) is weaker than that many of its receiver's cards.
+        self.played = [0] * n
+        for seat, move in obs.history:
+            self.played[seat] += move.cards
+        self.gifts: list[tuple[int, int, int]] = []
+        if weighting:
+            self.gifts = self._gifts()
         self.events: list[_Event] = []
         self.trace_ok = False
         if weighting and obs.history:
@@ -168,12 +180,53 @@ class WorldSampler:
             i += k
         return hands
 
-    def weight(self, hands: list[int]) -> float:
-        """How well a guess explains the others' plays and passes (1 = fully)."""
-        if not self.trace_ok:
-            return 1.0
-        acc = [0] * self.n
+    def _gifts(self) -> list[tuple[int, int, int]]:
+        """(receiver, giver, cards) of the exchange's gifts this guess must explain."""
+        obs = self.obs
+        prev = obs.previous
+        n = self.n
+        if prev is None or n < 3 or obs.rules.miyako_ochi and prev[0] in obs.penalised:
+            return []
+        pairs = [(prev[0], prev[-1], 2 if n >= 4 else 1)]
+        if n >= 4:
+            pairs.append((prev[1], prev[-2], 1))
+        hero = self.hero
+        gifts = []
+        for receiver, giver, k in pairs:
+            if giver == hero:
+                continue  # the seat knows what it gave: those cards are placed already
+            if receiver == hero and self.capped == giver:
+                continue  # what it got is known: the giver is capped already
+            gifts.append((receiver, giver, k))
+        return gifts
+
+    def _gift_factor(self, hands: list[int]) -> float:
         w = 1.0
+        played = self.played
+        for receiver, giver, k in self.gifts:
+            held = hands[giver] + played[giver]
+            if not held:
+                continue
+            if held >> JOKER_SHIFT:
+                w *= EXCHANGE_MISMATCH  # a joker is always among the strongest cards
+                continue
+            real = held & REAL_MASK
+            rank = (real.bit_length() - 1) >> 2
+            nib = (real >> (4 * rank)) & 0xF
+            top = 4 * rank + ((nib & -nib).bit_length() - 1)  # S before H D C
+            got = hands[receiver] + played[receiver]
+            stronger = (got & _exchange_stronger(top)).bit_count() + (got >> JOKER_SHIFT)
+            if stronger < k:
+                w *= EXCHANGE_MISMATCH
+        return w
+
+    def weight(self, hands: list[int]) -> float:
+        """How well a guess explains the exchange and the others' plays and passes
+        (1 = fully)."""
+        w = self._gift_factor(hands) if self.gifts else 1.0
+        if not self.trace_ok:
+            return w
+        acc = [0] * self.n
         for ev in reversed(self.events):
             seat = ev.seat
             move = ev.move
@@ -198,7 +251,7 @@ class WorldSampler:
         """``k`` guesses drawn in proportion to their weight from
         ``k * oversample`` raw samples (systematic resampling)."""
         raw = [self.sample_hands() for _ in range(k * oversample)]
-        if not self.trace_ok or oversample <= 1:
+        if not (self.trace_ok or self.gifts) or oversample <= 1:
             return raw[:k]
         weights = [self.weight(h) for h in raw]
         total = sum(weights)

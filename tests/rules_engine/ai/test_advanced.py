@@ -196,3 +196,33 @@ def test_exchange_search_on_a_short_hand_never_gives_its_2() -> None:
     cards = AdvancedPlayer().choose_return(obs, random.Random(0), Budget(playouts=50))
     assert count(cards) == 2 and cards & ~obs.hand == 0
     assert not cards & parse_cards("S2")
+
+
+def test_sampled_worlds_read_the_exchange_between_other_seats() -> None:
+    # The last place had to hand its two strongest cards to the first: a seat watching
+    # from the middle should guess the joker with the first place more often than chance.
+    from rules_engine.ai.intermediate import return_cards
+
+    rules = RuleSet.preset("uecda")
+    weighted = uniform = truth = deals = 0.0
+    for i in range(60):
+        r = Round.deal(rules, 5, seed=f"gift{i}", previous=[0, 1, 2, 3, 4])
+        while r.phase == EXCHANGE:
+            s = next(x for x in range(5) if r.owed[x])
+            given = r.give(s, return_cards(r.hands[s], r.owed[s], rules))
+            assert isinstance(given, Round)
+            r = given
+        obs = observe(r, 2)
+        if obs.hand >> JOKER_SHIFT:
+            continue
+        deals += 1
+        truth += bool(r.hands[0] >> JOKER_SHIFT)
+        shares = []
+        for use in (True, False):
+            hands = WorldSampler(obs, random.Random(i), weighting=use).sample_worlds(30, 3)
+            shares.append(sum(bool(h[0] >> JOKER_SHIFT) for h in hands) / len(hands))
+        weighted += shares[0]
+        uniform += shares[1]
+    assert deals >= 40
+    assert truth / deals > 0.35  # the first place does hold it often
+    assert weighted / deals > uniform / deals + 0.08
