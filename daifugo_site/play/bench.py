@@ -327,8 +327,8 @@ def main(argv: list[str] | None = None) -> int:
             "PLAY_COMPUTER_DELAY_MS": str(args.delay_ms),
             "PLAY_BENCH_STATS": str(stats_file),
             # The site's own budget (settings.base), not the tests' small one.
-            "PLAY_COMPUTER_PLAYOUTS": os.environ.get("PLAY_COMPUTER_PLAYOUTS", "4000"),
-            "PLAY_COMPUTER_BUDGET_MS": os.environ.get("PLAY_COMPUTER_BUDGET_MS", "300"),
+            "PLAY_COMPUTER_PLAYOUTS": os.environ.get("PLAY_COMPUTER_PLAYOUTS", "6000"),
+            "PLAY_COMPUTER_BUDGET_MS": os.environ.get("PLAY_COMPUTER_BUDGET_MS", "450"),
             # Every simulated visitor connects from 127.0.0.1: the per-address socket cap
             # (sized for one household) would refuse all but the first few dozen.
             "LIMIT_SOCKETS_PER_IP": str(2 * args.clients + 10),

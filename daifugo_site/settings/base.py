@@ -175,7 +175,7 @@ LOGGING = {
 # Pause before each computer move so a person can follow the table (a game may choose its own).
 PLAY_COMPUTER_DELAY_MS = int(os.environ.get("PLAY_COMPUTER_DELAY_MS", "700"))
 # Thinking time of the advanced computer player per move.
-PLAY_COMPUTER_BUDGET_MS = int(os.environ.get("PLAY_COMPUTER_BUDGET_MS", "300"))
+PLAY_COMPUTER_BUDGET_MS = int(os.environ.get("PLAY_COMPUTER_BUDGET_MS", "450"))
 # Per-connection flood limit: sustained messages per second, and the burst allowed.
 PLAY_MESSAGES_PER_SECOND = 5.0
 PLAY_MESSAGE_BURST = 12
@@ -359,9 +359,9 @@ PLAY_COMPUTER_PROCESSES = int(
 PLAY_COMPUTER_SLOTS_PER_SESSION = int(os.environ.get("PLAY_COMPUTER_SLOTS_PER_SESSION", "1"))
 # The advanced player's budget: playouts, plus PLAY_COMPUTER_BUDGET_MS above as a cap on
 # CPU time of the searching thread (not wall time: load slows it, never weakens it). The
-# rules_engine's own default: with the compiled engine the 300 ms cap binds first (about
-# 1,000-2,000 playouts a move); 600 had been chosen for the pure-Python engine.
-PLAY_COMPUTER_PLAYOUTS = int(os.environ.get("PLAY_COMPUTER_PLAYOUTS", "4000"))
+# rules_engine's own default: with the compiled engine the 450 ms cap binds first (about
+# 2,000-4,000 playouts a move); 600 had been chosen for the pure-Python engine.
+PLAY_COMPUTER_PLAYOUTS = int(os.environ.get("PLAY_COMPUTER_PLAYOUTS", "6000"))
 # A driver's claim on a game: renewed every third of this while it thinks; a killed
 # worker's turn is picked up by the sweep once it has expired.
 PLAY_LEASE_MS = 3000
