@@ -75,8 +75,10 @@ UCB_C = 0.5
 #: Worlds drawn per batch, and raw samples per kept world.
 WORLD_BATCH = 24
 OVERSAMPLE = 3
-#: Distinct worlds per decision; later playouts reuse them.
-MAX_WORLDS = 240
+#: Distinct worlds per decision, at most. The rollouts are deterministic, so a world
+#: met again by the same candidate tells nothing new: each playout of a candidate gets
+#: a world of its own (at 240, the favourite's 1,200 playouts had replayed 240 worlds).
+MAX_WORLDS = 6000
 #: Chance that a rollout player passes where the heuristic would play. Measured:
 #: exact heuristic rollouts (0) play at least as well as noisy ones (0.1).
 PLAYOUT_NOISE = 0.0

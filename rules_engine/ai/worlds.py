@@ -47,10 +47,16 @@ EXCHANGE_MISMATCH = 0.1
 LEAD_MODEL_MIN_CARDS = 7
 
 
-class _Event:
-    """One public action by another seat, with the field as it stood."""
+#: What an event tells of the hand that made it (see the play model below).
+_NOTHING, _PASS, _LEAD, _FOLLOW = 0, 1, 2, 3
 
-    __slots__ = ("index", "seat", "move", "top", "rev", "lock", "nlock")
+
+class _Event:
+    """One public action by another seat, with the field as it stood, and what of
+    the play model applies to it, worked out once: the kind of reading and the card
+    ranks (as shifts into a card set) it looks at."""
+
+    __slots__ = ("index", "seat", "move", "top", "rev", "lock", "nlock", "kind", "shifts")
 
     def __init__(
         self,
@@ -69,6 +75,27 @@ class _Event:
         self.rev = rev
         self.lock = lock
         self.nlock = nlock
+        kind = _NOTHING
+        shifts: tuple[int, ...] = ()
+        if move.form == 0:
+            if top is not None and top.form != 3 and not nlock and top.rank != JOKER_RANK:
+                # Cheaper whole ranks it could have followed with (aces and 2s are kept
+                # on purpose).
+                ts = strength(top.rank, rev)
+                kind = _PASS
+                shifts = tuple(4 * r for r in range(NUM_RANKS) if ts < strength(r, rev) < 11)
+        elif move.form != 3 and move.rank != JOKER_RANK:
+            ms = strength(move.rank, rev)
+            if top is None:
+                kind = _LEAD
+                shifts = tuple(4 * r for r in range(NUM_RANKS) if strength(r, rev) < ms and r != 5)
+            elif top.form != 3 and not nlock and top.rank != JOKER_RANK and move.rank != RANK_8:
+                # (an 8 may be played over cheaper cards for its cut)
+                ts = strength(top.rank, rev)
+                kind = _FOLLOW
+                shifts = tuple(4 * r for r in range(NUM_RANKS) if ts < strength(r, rev) < ms)
+        self.kind = kind
+        self.shifts = shifts
 
 
 def _exchange_stronger(weakest: int) -> int:
@@ -227,22 +254,23 @@ class WorldSampler:
         if not self.trace_ok:
             return w
         acc = [0] * self.n
+        hero = self.hero
         for ev in reversed(self.events):
             seat = ev.seat
             move = ev.move
             acc[seat] += move.cards
-            top = ev.top
-            if seat == self.hero:
+            kind = ev.kind
+            if seat == hero or kind == _NOTHING:
                 continue
             held = (hands[seat] + acc[seat]) & REAL_MASK
-            if move.form == 0:
-                if top is not None and top.form != 3 and not ev.nlock:
-                    w *= _pass_factor(held, top, ev.rev, ev.lock)
-            elif move.form != 3 and move.rank != JOKER_RANK:
-                if top is None:
-                    w *= _lead_factor(held, move, ev.rev)
-                elif top.form != 3 and not ev.nlock:
-                    w *= _follow_factor(held, move, top, ev.rev, ev.lock)
+            if kind == _PASS:
+                top = ev.top
+                assert top is not None
+                w *= _pass_factor(held, ev.shifts, top.size, ev.lock)
+            elif kind == _LEAD:
+                w *= _lead_factor(held, ev.shifts)
+            else:
+                w *= _follow_factor(held, ev.shifts, move.size, ev.lock)
             if w < MIN_WEIGHT:
                 return MIN_WEIGHT
         return w
@@ -355,21 +383,12 @@ class WorldSampler:
 # -- the play model ------------------------------------------------------------------------
 
 
-def _nibble(cards: int, rank: int) -> int:
-    return (cards >> (4 * rank)) & 0xF
-
-
-def _beats(held: int, top: Move, rev: bool, lock: int) -> tuple[bool, bool]:
-    """(cheap whole-rank beat held, any ordinary beat held) below the top rank."""
-    size = top.size
-    ts = strength(top.rank, rev)
-    cheap = False
+def _pass_factor(held: int, shifts: tuple[int, ...], size: int, lock: int) -> float:
+    """A pass while holding a whole cheaper rank that beat the field is unlikely; while
+    holding only a broken one, a little less likely."""
     broken = False
-    for r in range(NUM_RANKS):
-        s = strength(r, rev)
-        if s <= ts or s >= 11:
-            continue  # aces and 2s are kept on purpose
-        nb = _nibble(held, r)
+    for sh in shifts:
+        nb = (held >> sh) & 0xF
         if not nb:
             continue
         usable = nb & lock if lock else nb
@@ -377,47 +396,27 @@ def _beats(held: int, top: Move, rev: bool, lock: int) -> tuple[bool, bool]:
         if c < size or (lock and c > size and size > 1 and usable != lock):
             continue
         if nb.bit_count() == size:
-            cheap = True
-            if s <= ts + 5:
-                return True, True
-        else:
-            broken = True
-    return cheap, broken
+            return PASS_WITH_CHEAP_BEAT
+        broken = True
+    return PASS_WITH_BROKEN_BEAT if broken else 1.0
 
 
-def _pass_factor(held: int, top: Move, rev: bool, lock: int) -> float:
-    if top.rank == JOKER_RANK:
-        return 1.0
-    cheap, broken = _beats(held, top, rev, lock)
-    if cheap:
-        return PASS_WITH_CHEAP_BEAT
-    if broken:
-        return PASS_WITH_BROKEN_BEAT
+def _follow_factor(held: int, shifts: tuple[int, ...], size: int, lock: int) -> float:
+    """Following with a stronger rank than a whole cheaper one it held is unlikely."""
+    for sh in shifts:
+        nb = (held >> sh) & 0xF
+        if nb.bit_count() == size and (not lock or nb == lock):
+            return FOLLOW_OVER_CHEAPER
     return 1.0
 
 
-def _follow_factor(held: int, move: Move, top: Move, rev: bool, lock: int) -> float:
-    if top.rank == JOKER_RANK or move.rank == RANK_8:
-        return 1.0  # an 8 may be played over cheaper cards for its cut
-    size = move.size
-    ts = strength(top.rank, rev)
-    ms = strength(move.rank, rev)
-    for r in range(NUM_RANKS):
-        s = strength(r, rev)
-        if ts < s < ms:
-            nb = _nibble(held, r)
-            if nb.bit_count() == size and (not lock or nb == lock):
-                return FOLLOW_OVER_CHEAPER
-    return 1.0
-
-
-def _lead_factor(held: int, move: Move, rev: bool) -> float:
+def _lead_factor(held: int, shifts: tuple[int, ...]) -> float:
+    """Leading a card over two or more weaker ranks (the 8s aside) is less likely."""
     if held.bit_count() < LEAD_MODEL_MIN_CARDS:
         return 1.0  # short hands lead their strong cards on purpose
-    ms = strength(move.rank, rev)
     weaker = 0
-    for r in range(NUM_RANKS):
-        if strength(r, rev) < ms and _nibble(held, r) and r != 5:
+    for sh in shifts:
+        if (held >> sh) & 0xF:
             weaker += 1
             if weaker >= 2:
                 return LEAD_OVER_WEAKER
