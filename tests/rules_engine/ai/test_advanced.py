@@ -226,3 +226,15 @@ def test_sampled_worlds_read_the_exchange_between_other_seats() -> None:
     assert deals >= 40
     assert truth / deals > 0.35  # the first place does hold it often
     assert weighted / deals > uniform / deals + 0.08
+
+
+def test_every_playout_of_a_candidate_meets_a_world_of_its_own() -> None:
+    # The rollouts are deterministic: a world replayed by the same candidate would add
+    # nothing, so the favourite's playouts each get a fresh world.
+    r = Round.deal(RuleSet.preset("uecda"), 5, seed=3)
+    obs = observe(r, r.to_act)
+    player = AdvancedPlayer()
+    player.choose_move(obs, random.Random(1), Budget(playouts=900))
+    stats = player.last
+    assert stats.mode == "bandit" and max(stats.visits) > 300
+    assert stats.worlds >= max(stats.visits)
