@@ -123,6 +123,26 @@ def _playout(
     return values[place]
 
 
+class _Worlds:
+    """The sampled worlds of one decision, drawn as the search first asks for them."""
+
+    def __init__(self, obs: Observation, sampler: WorldSampler) -> None:
+        self.obs = obs
+        self.sampler = sampler
+        self.rounds: list[Round] = []
+
+    def get(self, j: int) -> Round:
+        """World ``j`` (the same round every time it is asked for)."""
+        j %= MAX_WORLDS
+        rounds = self.rounds
+        while len(rounds) <= j:
+            # Small batches first: a short budget must not wait for many worlds.
+            batch = min(WORLD_BATCH, 8 + len(rounds))
+            for hands in self.sampler.sample_worlds(batch, OVERSAMPLE):
+                rounds.append(round_from_observation(self.obs, hands))
+        return rounds[j]
+
+
 class SearchStats:
     """What the last search did (for tests, tuning and the arena)."""
 
@@ -191,23 +211,17 @@ class AdvancedPlayer:
         started = _clock()
         deadline = started + budget.time_ms / 1000 if budget.time_ms is not None else math.inf
         max_playouts = budget.playouts if budget.playouts is not None else 1 << 60
-        sampler = WorldSampler(obs, rng, weighting=self.weighting)
-        worlds: list[Round] = []
+        worlds = _Worlds(obs, WorldSampler(obs, rng, weighting=self.weighting))
         seat = obs.seat
 
         def step(i: int, j: int) -> Round:
-            j %= MAX_WORLDS
-            while len(worlds) <= j:
-                batch = min(WORLD_BATCH, 8 + len(worlds))
-                for hands in sampler.sample_worlds(batch, OVERSAMPLE):
-                    worlds.append(round_from_observation(obs, hands))
-            out = worlds[j].give(seat, candidates[i])
+            out = worlds.get(j).give(seat, candidates[i])
             if isinstance(out, Refusal):  # pragma: no cover - candidates are the seat's cards
                 raise RuntimeError(f"return refused: {out.reason}")
             return out
 
         best = self._bandit(obs, len(candidates), step, rng, deadline, max_playouts, stats)
-        stats.worlds = len(worlds)
+        stats.worlds = len(worlds.rounds)
         return candidates[best]
 
     @staticmethod
@@ -244,32 +258,21 @@ class AdvancedPlayer:
         if len(candidates) == 1:
             return candidates[0]
 
-        sampler = WorldSampler(obs, rng, weighting=self.weighting)
-        worlds: list[Round] = []
-
-        def world(j: int) -> Round:
-            j %= MAX_WORLDS
-            while len(worlds) <= j:
-                # Small batches first: a short budget must not wait for many worlds.
-                batch = min(WORLD_BATCH, 8 + len(worlds))
-                for hands in sampler.sample_worlds(batch, OVERSAMPLE):
-                    worlds.append(round_from_observation(obs, hands))
-            return worlds[j]
-
+        worlds = _Worlds(obs, WorldSampler(obs, rng, weighting=self.weighting))
         if self.solver:
-            solved = self._endgame(obs, world, started, deadline, stats)
+            solved = self._endgame(obs, worlds.get, started, deadline, stats)
             if solved is not None:
-                stats.worlds = len(worlds)
+                stats.worlds = len(worlds.rounds)
                 return solved
 
         def step(i: int, j: int) -> Round:
-            r = world(j).apply(candidates[i])
+            r = worlds.get(j).apply(candidates[i])
             if isinstance(r, Refusal):  # pragma: no cover - candidates are legal
                 raise RuntimeError(f"candidate refused: {r.reason}")
             return r
 
         best = self._bandit(obs, len(candidates), step, rng, deadline, max_playouts, stats)
-        stats.worlds = len(worlds)
+        stats.worlds = len(worlds.rounds)
         return candidates[best]
 
     def _candidates(self, obs: Observation, prior: Move) -> list[Move]:
