@@ -305,9 +305,7 @@ class WorldSampler:
         world, to learn the field each action was made on."""
         obs = self.obs
         n = self.n
-        played = [0] * n
-        for seat, move in obs.history:
-            played[seat] += move.cards
+        played = self.played
         base = self.sample_hands()
         leftovers = self.obs.unseen()
         for s in range(n):
