@@ -183,6 +183,7 @@ class Context:
         "_orank",
         "opp_min",
         "owner_count",
+        "lock",
     )
 
     def __init__(
@@ -196,6 +197,7 @@ class Context:
         other_jokers: int,
         opp_min: int,
         owner_count: int,
+        lock: int = 0,
     ) -> None:
         self.rules = rules
         self.hand = hand
@@ -207,6 +209,8 @@ class Context:
         self._orank: list[int] | None = None
         self.opp_min = opp_min
         self.owner_count = owner_count
+        #: The suits locked on the field (0: none).
+        self.lock = lock
 
     @property
     def orank(self) -> list[int]:
@@ -275,6 +279,7 @@ def context_from_observation(obs: Observation) -> Context:
         unseen >> JOKER_SHIFT,
         min(opp) if opp else 99,
         owner_count if owner_count > 0 else 99,
+        obs.lock,
     )
 
 
@@ -493,18 +498,34 @@ def rollout_move(r: Round, rng: random.Random, noise: float = ROLLOUT_NOISE) -> 
     """The intermediate heuristic for the player to act in a round of a
     *sampled* world (the advanced player's rollouts): the opponents' cards
     it counts are those of the sampled hands."""
+    legal = round_legal(r)
+    if legal is not None and len(legal) == 1:
+        return legal[0]
+    return heuristic_move(round_context(r), legal, rng, noise)
+
+
+def round_legal(r: Round) -> list[Move] | None:
+    """The moves a rollout player weighs: ``None`` when leading (every planned
+    combination is a legal lead), else the legal moves (long sequences' follows
+    found from the plan)."""
     top = r.top
+    if top is None:
+        return None
     legal: list[Move] | None = None
+    if top.form == SEQUENCE:
+        legal = _sequence_follows(r, r.hands[r.to_act], top)
+    if legal is None:
+        legal = r.legal_moves()
+    return legal
+
+
+def round_context(r: Round) -> Context:
+    """The decision context of the player to act in a full round. In a sampled world
+    the cards of the others' hands are exactly the cards that seat cannot see."""
+    top = r.top
     seat = r.to_act
     hands = r.hands
     hand = hands[seat]
-    if top is not None:
-        if top.form == SEQUENCE:
-            legal = _sequence_follows(r, hand, top)
-        if legal is None:
-            legal = r.legal_moves()
-        if len(legal) == 1:
-            return legal[0]
     others = 0
     opp_min = 99
     for s, h in enumerate(hands):
@@ -515,7 +536,7 @@ def rollout_move(r: Round, rng: random.Random, noise: float = ROLLOUT_NOISE) -> 
                 opp_min = c
     owner = r.last
     owner_count = count(hands[owner]) if top is not None and owner != seat else 99
-    ctx = Context(
+    return Context(
         r.rules,
         hand,
         top,
@@ -525,8 +546,8 @@ def rollout_move(r: Round, rng: random.Random, noise: float = ROLLOUT_NOISE) -> 
         others >> JOKER_SHIFT,
         opp_min,
         owner_count if owner_count else 99,
+        r.lock,
     )
-    return heuristic_move(ctx, legal, rng, noise)
 
 
 def _sequence_follows(r: Round, hand: int, top: Move) -> list[Move] | None:
