@@ -54,6 +54,7 @@ COMPILED = (
     "solver",
     "ai/beginner",
     "ai/intermediate",
+    "ai/policy",
     "ai/worlds",
     "ai/advanced",
 )

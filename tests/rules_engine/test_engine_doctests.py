@@ -24,10 +24,12 @@ MODULES = [
     "rules_engine.ai.base",
     "rules_engine.ai.beginner",
     "rules_engine.ai.intermediate",
+    "rules_engine.ai.policy",
     "rules_engine.ai.worlds",
     "rules_engine.ai.advanced",
     "rules_engine.ai.arena",
     "rules_engine.uecda.protocol",
+    "rules_engine.uecda.records",
     "rules_engine.uecda.tournament",
 ]
 

@@ -1,0 +1,112 @@
+"""The learned policy: legal wherever it plays, its shipped weights match its features,
+its draws are reproducible, and the trainer fits what the records show."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from aihelpers import TABLES
+
+from rules_engine import Round, RuleSet
+from rules_engine.ai.intermediate import round_context, round_legal
+from rules_engine.ai.policy import (
+    FOLLOW_FEATURES,
+    LEAD_FEATURES,
+    Weights,
+    decision_features,
+    default_weights,
+    policy_move,
+)
+from rules_engine.ai.train_policy import accuracy, fit, loglik
+from rules_engine.ai.train_policy import main as train_main
+from rules_engine.state import PLAY
+
+
+def test_the_shipped_weights_name_every_feature() -> None:
+    data = json.loads(Path("rules_engine/ai/policy_weights.json").read_text(encoding="utf-8"))
+    assert set(data["lead"]) == set(LEAD_FEATURES)
+    assert set(data["follow"]) == set(FOLLOW_FEATURES)
+    w = default_weights()
+    assert len(w.lead) == len(LEAD_FEATURES)
+    assert any(x != 0.0 for x in w.follow)
+
+
+def test_weights_of_the_wrong_shape_are_refused() -> None:
+    with pytest.raises(ValueError, match="do not match"):
+        Weights([0.0], [0.0] * len(FOLLOW_FEATURES))
+
+
+@pytest.mark.parametrize(("label", "rules", "players"), TABLES, ids=[t[0] for t in TABLES])
+def test_the_policy_plays_whole_rounds_legally(label: str, rules: RuleSet, players: int) -> None:
+    rng = random.Random(label)
+    for deal in range(6):
+        r = Round.deal(rules, players, seed=f"{label}-{deal}")
+        while r.phase == PLAY:
+            move = policy_move(r, rng, temperature=0.5 if deal % 2 else 0.0)
+            assert move in r.legal_moves()
+            nxt = r.apply(move)
+            assert isinstance(nxt, Round)
+            r = nxt
+
+
+def test_options_are_the_plan_when_leading_and_pass_plus_plays_when_following() -> None:
+    rules = RuleSet.preset("uecda")
+    r = Round.start(rules, ["D3 S3 H9", "C5 C6", "H6", "S7", "C9"])
+    options, features = decision_features(round_context(r), round_legal(r))
+    assert sorted(str(m) for m in options) == ["H9", "S3 D3"]
+    assert all(len(f) == len(LEAD_FEATURES) for f in features)
+    r2 = r.apply(next(m for m in r.legal_moves() if str(m) == "H9"))
+    assert isinstance(r2, Round)
+    options, features = decision_features(round_context(r2), round_legal(r2))
+    assert [m.form for m in options][0] == 0  # pass first, with no features set
+    assert features[0] == [0.0] * len(FOLLOW_FEATURES)
+
+
+def test_draws_repeat_with_the_seed_and_vary_with_the_temperature() -> None:
+    rules = RuleSet.preset("uecda")
+    r = Round.deal(rules, 5, seed=3)
+    first = [str(policy_move(r, random.Random(s), temperature=5.0)) for s in range(40)]
+    again = [str(policy_move(r, random.Random(s), temperature=5.0)) for s in range(40)]
+    assert first == again
+    assert len(set(first)) > 1
+    best = {str(policy_move(r, random.Random(s), temperature=0.0)) for s in range(10)}
+    assert len(best) == 1
+
+
+def test_fitting_learns_the_preference_the_examples_show() -> None:
+    # Two options each time; the one whose first feature is set is always played.
+    data = []
+    for i in range(60):
+        a = [1.0, (i % 7) / 7]
+        b = [0.0, ((i + 3) % 7) / 7]
+        data.append(([a, b], 0, False) if i % 2 else ([b, a], 1, False))
+    w = fit(data, 2, iterations=150)
+    assert w[0] > 1.0
+    assert accuracy(w, data) == 1.0
+    assert loglik(w, data) > loglik([0.0, 0.0], data)
+
+
+def test_the_trainer_writes_weights_the_policy_loads(tmp_path: Path) -> None:
+    record = tmp_path / "games.dat"
+    games = []
+    for g in range(12):
+        # Each player's hand: one lone low card and a pair (the diamond 3 holder leads).
+        games.append(
+            f"""/*
+game {g}
+class 0 1 2 3 4
+seat 0 1 2 3 4
+original {{ d3 h9 s9 }} {{ c4 dk }} {{ c5 hq }} {{ c6 sj }} {{ c7 st }}
+play d-3 c-4 c-5 c-6 c-7 hs-9
+result 0 1 2 3 4
+*/"""
+        )
+    record.write_text("\n".join(games), encoding="utf-8")
+    out = tmp_path / "w.json"
+    assert train_main([str(record), "--out", str(out), "--iterations", "20"]) == 0
+    w = Weights.load(out)
+    assert len(w.follow) == len(FOLLOW_FEATURES)
+    assert json.loads(out.read_text(encoding="utf-8"))["games"] == 12
