@@ -58,6 +58,7 @@ from .intermediate import (
     unit_strength,
 )
 from .outlook import place_values
+from .policy import Weights, default_weights, policy_move
 from .worlds import WorldSampler
 
 #: Thinking time per move when no budget is given (the play page may choose another).
@@ -82,6 +83,10 @@ MAX_WORLDS = 6000
 #: Chance that a rollout player passes where the heuristic would play. Measured:
 #: exact heuristic rollouts (0) play at least as well as noisy ones (0.1).
 PLAYOUT_NOISE = 0.0
+#: Rollouts play the learned policy (:mod:`~rules_engine.ai.policy`) instead of the
+#: intermediate heuristic, drawing each move at this temperature (0: its best move).
+ROLLOUT_POLICY = False
+PLAYOUT_TEMPERATURE = 0.0
 #: The solver takes over when two players hold at most this many cards together.
 ENDGAME_CARDS = 12
 SOLVER_WORLDS = 16
@@ -108,11 +113,18 @@ def _playout(
     rng: random.Random,
     noise: float,
     values: tuple[float, ...] | None = None,
+    policy: Weights | None = None,
+    temperature: float = 0.0,
 ) -> float:
     """The worth to ``hero`` of ``r`` played out with the rollout policy: ``values``
-    by place, or its points (n-1 for first ... 0 for last) without them."""
+    by place, or its points (n-1 for first ... 0 for last) without them. With
+    ``policy`` every seat plays the learned policy, else the intermediate heuristic."""
     while r.phase == PLAY and r.hands[hero]:
-        nxt = r.apply(rollout_move(r, rng, noise))
+        if policy is not None:
+            move = policy_move(r, rng, temperature, policy)
+        else:
+            move = rollout_move(r, rng, noise)
+        nxt = r.apply(move)
         if isinstance(nxt, Refusal):  # pragma: no cover - would be a policy bug
             raise RuntimeError(f"rollout policy made an illegal move: {nxt.reason}")
         r = nxt
@@ -171,12 +183,17 @@ class AdvancedPlayer:
         weighting: bool | None = None,
         solver: bool | None = None,
         noise: float | None = None,
+        rollout_policy: bool | None = None,
+        temperature: float | None = None,
     ) -> None:
         self.name = name
         self.budget = budget if budget is not None else DEFAULT_BUDGET
         self.weighting = WEIGHTING if weighting is None else weighting
         self.solver = SOLVER if solver is None else solver
         self.noise = PLAYOUT_NOISE if noise is None else noise
+        use_policy = ROLLOUT_POLICY if rollout_policy is None else rollout_policy
+        self.policy: Weights | None = default_weights() if use_policy else None
+        self.temperature = PLAYOUT_TEMPERATURE if temperature is None else temperature
         self.last = SearchStats()
 
     # -- the exchange --------------------------------------------------------------
@@ -376,6 +393,8 @@ class AdvancedPlayer:
         total = [0.0] * k
         squares = [0.0] * k
         noise = self.noise
+        policy = self.policy
+        temperature = self.temperature
         n = 0
         clock = _clock
         while n < max_playouts:
@@ -392,7 +411,7 @@ class AdvancedPlayer:
                     if u > best_u:
                         best_u = u
                         c = i
-            value = _playout(step(c, visits[c]), hero, rng, noise, values)
+            value = _playout(step(c, visits[c]), hero, rng, noise, values, policy, temperature)
             visits[c] += 1
             total[c] += value
             squares[c] += value * value

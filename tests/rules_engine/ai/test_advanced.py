@@ -238,3 +238,21 @@ def test_every_playout_of_a_candidate_meets_a_world_of_its_own() -> None:
     stats = player.last
     assert stats.mode == "bandit" and max(stats.visits) > 300
     assert stats.worlds >= max(stats.visits)
+
+
+@pytest.mark.parametrize(("label", "rules", "players"), TABLES, ids=[t[0] for t in TABLES])
+def test_policy_rollouts_are_legal_and_really_used(
+    label: str, rules: RuleSet, players: int
+) -> None:
+    # Rollouts by the learned policy: every move legal on every table, and the playouts
+    # really are the policy's (same worlds, other statistics than the heuristic's).
+    with_policy = AdvancedPlayer(rollout_policy=True)
+    heuristic = AdvancedPlayer(rollout_policy=False)
+    differed = False
+    for obs in random_positions(rules, players, 30, seed=players * 7 + len(label)):
+        move = with_policy.choose_move(obs, random.Random(3), Budget(playouts=40))
+        assert move in obs.legal, (label, obs.to_json(), str(move))
+        if len(obs.legal) > 1 and with_policy.last.playouts:
+            heuristic.choose_move(obs, random.Random(3), Budget(playouts=40))
+            differed = differed or with_policy.last.means != heuristic.last.means
+    assert differed
