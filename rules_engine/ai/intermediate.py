@@ -23,7 +23,7 @@ fast rollout policy (:func:`rollout_move`).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from ..cards import (
@@ -646,14 +646,7 @@ class IntermediatePlayer:
     def choose_move(
         self, obs: Observation, rng: random.Random, budget: Budget | None = None
     ) -> Move:
-        legal = obs.legal
-        if not legal:
-            raise ValueError("not this seat's turn to play")
-        if len(legal) == 1:
-            return legal[0]
-        ctx = context_from_observation(obs)
-        move = heuristic_move(ctx, legal if ctx.top is not None else None)
-        return legal_version(move, legal)
+        return observation_choice(obs, heuristic_move)
 
     def choose_return(self, obs: Observation, rng: random.Random) -> int:
         return return_cards(obs.hand, obs.owe, obs.rules)
@@ -661,6 +654,21 @@ class IntermediatePlayer:
 
 #: Times a heuristic built a move that was not in the legal list (a bug if ever > 0).
 FALLBACKS = [0]
+
+
+def observation_choice(
+    obs: Observation, decide: Callable[[Context, Sequence[Move] | None], Move]
+) -> Move:
+    """A seat's move from its observation by a chooser over the decision context (the
+    heuristic, or the learned policy): a forced move is played at once, and a lead the
+    chooser built is returned as the legal move it is."""
+    legal = obs.legal
+    if not legal:
+        raise ValueError("not this seat's turn to play")
+    if len(legal) == 1:
+        return legal[0]
+    ctx = context_from_observation(obs)
+    return legal_version(decide(ctx, legal if ctx.top is not None else None), legal)
 
 
 def legal_version(move: Move, legal: Sequence[Move]) -> Move:

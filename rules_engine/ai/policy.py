@@ -31,13 +31,12 @@ from typing import Final
 
 from ..cards import JOKER_RANK, JOKER_SHIFT, RANK_2, RANK_3, SPADE_3
 from ..effects import cuts, forbidden_finish, toggles_revolution
-from ..moves import SEQUENCE, SINGLE, Move
+from ..moves import PASS_FORM, SEQUENCE, SINGLE, Move
 from ..observation import Observation
 from ..state import Round
 from .intermediate import (
     Context,
-    context_from_observation,
-    legal_version,
+    observation_choice,
     plan,
     round_context,
     round_legal,
@@ -305,7 +304,7 @@ def decision_features(
     unit_cards = {u.cards for u in units}
     unsafe = {u.cards for u in units if not ctx.safe(u)}
     for m in legal:
-        if m.form == 0:
+        if m.form == PASS_FORM:
             moves.append(m)
             features.append([0.0] * N_FOLLOW)
         elif not (m.cards == ctx.hand and forbidden_finish(m, ctx.rules, ctx.revolution, ctx.top)):
@@ -334,13 +333,5 @@ def observation_move(
     weights: Weights | None = None,
 ) -> Move:
     """The policy's move for a seat from its observation (what a real player knows)."""
-    legal = obs.legal
-    if not legal:
-        raise ValueError("not this seat's turn to play")
-    if len(legal) == 1:
-        return legal[0]
-    ctx = context_from_observation(obs)
-    move = choose(
-        ctx, legal if ctx.top is not None else None, weights or default_weights(), rng, temperature
-    )
-    return legal_version(move, legal)
+    w = weights or default_weights()
+    return observation_choice(obs, lambda ctx, legal: choose(ctx, legal, w, rng, temperature))

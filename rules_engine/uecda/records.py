@@ -29,8 +29,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..cards import JOKER, JOKER_UNIT, RANKS, parse_cards
-from ..moves import GROUP, PASS, SEQUENCE, Move
+from ..cards import JOKER_UNIT, RANKS, parse_cards
+from ..moves import PASS_FORM, SEQUENCE, Move
 from ..rules import RuleSet
 from ..state import PLAY, Refusal, Round
 
@@ -94,13 +94,13 @@ def read_records(text: str) -> list[GameRecord]:
     return games
 
 
-def _matches(m: Move, token: str) -> bool:
-    """Whether legal move ``m`` is the record's action ``token``."""
+def _action(token: str) -> tuple[int, int | None]:
+    """The cards of a record's action and whether they form a sequence (``None``: a
+    pass; read once per action, then compared with each legal move)."""
     if token == "p":
-        return m.form == 0
+        return 0, None
     if token == "jk":
-        return m.cards == JOKER_UNIT and m.size == 1
-    joker_as = None
+        return JOKER_UNIT, 0
     match = re.fullmatch(r"([shdc]+)-([3-9tjqka2]+)(?:\(([3-9tjqka2shdc])\))?", token)
     if match is None:
         raise RecordError(f"unreadable action {token!r}")
@@ -116,12 +116,19 @@ def _matches(m: Move, token: str) -> bool:
         else:  # a sequence: the joker stands for a rank
             cards -= parse_cards(suits.upper() + RANKS[_RANKS.index(joker_as)])
         cards += JOKER_UNIT
+    return cards, 1 if len(rank_idx) > 1 else 0
+
+
+def _matches(m: Move, cards: int, sequence: int | None) -> bool:
+    """Whether legal move ``m`` is the action read by :func:`_action`."""
+    if sequence is None:
+        return m.form == PASS_FORM
     if m.cards != cards:
         return False
-    if len(rank_idx) > 1:
+    if sequence:
         # A joker at an end reads one way in the engine (a move is its cards and form).
         return m.form == SEQUENCE
-    return m.form != SEQUENCE and (m.form == GROUP) == (len(suits) > 1 or m.size > 1)
+    return m.form != SEQUENCE
 
 
 def replay(game: GameRecord, rules: RuleSet | None = None) -> Iterator[tuple[Round, Move]]:
@@ -131,8 +138,8 @@ def replay(game: GameRecord, rules: RuleSet | None = None) -> Iterator[tuple[Rou
     for token in game.actions:
         if r.phase != PLAY:
             raise RecordError(f"game {game.index}: an action after the round ended")
-        legal = r.legal_moves()
-        found = [m for m in legal if _matches(m, token)]
+        cards, sequence = _action(token)
+        found = [m for m in r.legal_moves() if _matches(m, cards, sequence)]
         if not found:
             raise RecordError(f"game {game.index}: {token!r} is not legal for seat {r.to_act}")
         move = found[0]
@@ -143,4 +150,4 @@ def replay(game: GameRecord, rules: RuleSet | None = None) -> Iterator[tuple[Rou
         r = nxt
 
 
-__all__ = ["GameRecord", "RecordError", "read_records", "replay", "JOKER", "PASS"]
+__all__ = ["GameRecord", "RecordError", "read_records", "replay"]
