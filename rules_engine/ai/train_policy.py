@@ -35,6 +35,10 @@ def examples(games: Sequence[GameRecord]) -> tuple[list[Example], list[Example],
     follows: list[Example] = []
     tally = {"decisions": 0, "uncovered": 0, "unreplayable_games": 0}
     for game in games:
+        # A game the engine cannot replay to its end gives no examples at all.
+        game_leads: list[Example] = []
+        game_follows: list[Example] = []
+        decisions = uncovered = 0
         try:
             for r, move in replay(game):
                 legal = round_legal(r)
@@ -42,15 +46,20 @@ def examples(games: Sequence[GameRecord]) -> tuple[list[Example], list[Example],
                 options, features = decision_features(ctx, legal)
                 if len(options) < 2:
                     continue
-                tally["decisions"] += 1
+                decisions += 1
                 if move not in options:
-                    tally["uncovered"] += 1
+                    uncovered += 1
                     continue
                 h = heuristic_move(ctx, legal)
                 ex = (features, options.index(move), h == move)
-                (leads if r.top is None else follows).append(ex)
+                (game_leads if r.top is None else game_follows).append(ex)
         except RecordError:
             tally["unreplayable_games"] += 1
+            continue
+        leads.extend(game_leads)
+        follows.extend(game_follows)
+        tally["decisions"] += decisions
+        tally["uncovered"] += uncovered
     return leads, follows, tally
 
 

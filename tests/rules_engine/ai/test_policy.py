@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
-from aihelpers import TABLES
+from aihelpers import TABLES, random_positions
 
 from rules_engine import Round, RuleSet
 from rules_engine.ai.intermediate import round_context, round_legal
@@ -18,11 +18,13 @@ from rules_engine.ai.policy import (
     Weights,
     decision_features,
     default_weights,
+    observation_move,
     policy_move,
 )
-from rules_engine.ai.train_policy import accuracy, fit, loglik
+from rules_engine.ai.train_policy import accuracy, examples, fit, loglik
 from rules_engine.ai.train_policy import main as train_main
 from rules_engine.state import PLAY
+from rules_engine.uecda.records import read_records
 
 
 def test_the_shipped_weights_name_every_feature() -> None:
@@ -89,24 +91,47 @@ def test_fitting_learns_the_preference_the_examples_show() -> None:
     assert loglik(w, data) > loglik([0.0, 0.0], data)
 
 
+GAME = """/*
+game {index}
+class 0 1 2 3 4
+seat 0 1 2 3 4
+original {{ d3 h9 s9 }} {{ c4 dk }} {{ h5 hq }} {{ s6 sj }} {{ d7 st }}
+play d-3 c-4 h-5 s-6 d-7 {last}
+result 0 1 2 3 4
+*/"""
+
+
 def test_the_trainer_writes_weights_the_policy_loads(tmp_path: Path) -> None:
     record = tmp_path / "games.dat"
     games = []
     for g in range(12):
-        # Each player's hand: one lone low card and a pair (the diamond 3 holder leads).
-        games.append(
-            f"""/*
-game {g}
-class 0 1 2 3 4
-seat 0 1 2 3 4
-original {{ d3 h9 s9 }} {{ c4 dk }} {{ c5 hq }} {{ c6 sj }} {{ c7 st }}
-play d-3 c-4 c-5 c-6 c-7 hs-9
-result 0 1 2 3 4
-*/"""
-        )
+        # The diamond 3 holder leads; no two plays in a row share a suit (no lock).
+        games.append(GAME.format(index=g, last="h-9 d-k"))
     record.write_text("\n".join(games), encoding="utf-8")
     out = tmp_path / "w.json"
     assert train_main([str(record), "--out", str(out), "--iterations", "20"]) == 0
     w = Weights.load(out)
     assert len(w.follow) == len(FOLLOW_FEATURES)
+    assert any(x != 0.0 for x in w.follow)  # the games were replayed and fitted
     assert json.loads(out.read_text(encoding="utf-8"))["games"] == 12
+
+
+@pytest.mark.parametrize(("label", "rules", "players"), TABLES, ids=[t[0] for t in TABLES])
+def test_the_policy_plays_legally_from_an_observation(
+    label: str, rules: RuleSet, players: int
+) -> None:
+    rng = random.Random(label)
+    for obs in random_positions(rules, players, 40, seed=players * 5 + len(label)):
+        move = observation_move(obs, rng, temperature=0.5)
+        assert move in obs.legal, (label, obs.to_json(), str(move))
+
+
+def test_a_game_that_cannot_be_replayed_to_its_end_gives_no_examples() -> None:
+    good = read_records(GAME.format(index=0, last="h-9 d-k"))
+    bad = read_records(GAME.format(index=1, last="h-8 d-k"))  # seat 0 holds no eights
+    leads, follows, tally = examples(good)
+    assert leads or follows
+    assert examples(bad) == ([], [], {"decisions": 0, "uncovered": 0, "unreplayable_games": 1})
+    both = examples(good + bad)
+    assert (len(both[0]), len(both[1])) == (len(leads), len(follows))
+    assert both[2] == {**tally, "unreplayable_games": 1}
