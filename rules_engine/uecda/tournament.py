@@ -14,6 +14,10 @@ The server is started as ``SERVER -p PORT -g GAMES`` and each opponent as
 ``OPPONENT -h 127.0.0.1 -p PORT -n NAME`` (the options of UECda's reference programs), in
 ``--workdir`` (default: the folder above the server's, where FujiGokoro finds its
 parameters).
+
+Measure on an otherwise idle machine, one tournament at a time: FujiGokoro's search runs a
+thread per core and stops on elapsed wall-clock time, so load makes it weaker (this
+project's client budgets CPU time, which load does not change).
 """
 
 from __future__ import annotations
