@@ -13,6 +13,10 @@ them by maximum likelihood) and ship as ``policy_weights.json`` beside this modu
 rule effects are the engine's own predicates (``cuts``, ``toggles_revolution``,
 ``forbidden_finish``); nothing here restates a rule.
 
+Under the rules the weights were fitted to (UECda's), the advanced player's rollouts draw
+the other seats' moves from this policy
+(:data:`~rules_engine.ai.advanced.OPPONENT_POLICY_PRESETS`).
+
 >>> from rules_engine import RuleSet, Round
 >>> r = Round.start(RuleSet.preset("uecda"), ["D3 S3", "C5", "H6", "S7", "C9"])
 >>> str(policy_move(r, random.Random(0), 0.0))    # one combination: lead it whole

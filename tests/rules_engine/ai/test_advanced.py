@@ -256,3 +256,51 @@ def test_policy_rollouts_are_legal_and_really_used(
             heuristic.choose_move(obs, random.Random(3), Budget(playouts=40))
             differed = differed or with_policy.last.means != heuristic.last.means
     assert differed
+
+
+UECDA = RuleSet.preset("uecda")
+
+
+def test_opponents_play_the_learned_policy_only_where_it_was_fitted() -> None:
+    # The shipped weights were fitted to UECda records: under UECda's rules the other
+    # seats of a rollout play them; under the site's presets (where they model nobody)
+    # the heuristic does, unless asked otherwise.
+    uecda = observe(Round.deal(UECDA, 5, seed=1), 0)
+    standard = observe(Round.deal(RuleSet.preset("standard"), 4, seed=1), 0)
+    assert AdvancedPlayer().opponent_model(uecda) is not None
+    assert AdvancedPlayer().opponent_model(standard) is None
+    assert AdvancedPlayer(opponent_policy=False).opponent_model(uecda) is None
+    assert AdvancedPlayer(opponent_policy=True).opponent_model(standard) is not None
+    # All seats on the policy already (rollout_policy): nothing more to model.
+    assert AdvancedPlayer(rollout_policy=True).opponent_model(uecda) is None
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_policy_opponents_legal_repeatable_and_really_used(players: int) -> None:
+    positions = [o for o in random_positions(UECDA, players, 40, seed=players) if len(o.legal) > 1]
+    assert len(positions) >= 15
+    budget = Budget(playouts=50)
+    differed = False
+    for i, obs in enumerate(positions[:15]):
+        a, b = AdvancedPlayer(), AdvancedPlayer()
+        move = a.choose_move(obs, random.Random(i), budget)
+        assert move in obs.legal, obs.to_json()
+        # A playouts-only budget: the choice is a function of the observation and seed.
+        assert b.choose_move(obs, random.Random(i), budget) == move
+        assert (a.last.means, a.last.visits) == (b.last.means, b.last.visits)
+        if a.last.mode == "bandit":
+            heuristic = AdvancedPlayer(opponent_policy=False)
+            heuristic.choose_move(obs, random.Random(i), budget)
+            differed = differed or heuristic.last.means != a.last.means
+    assert differed
+
+
+def test_policy_opponents_in_the_exchange_search() -> None:
+    # The exchange is searched with the same rollouts (test_exchange_returns_are_searched_
+    # and_repeatable checks the return itself): the policy's opponents change its figures.
+    obs = observe(Round.deal(UECDA, 5, seed=11, previous=[0, 1, 2, 3, 4]), 0)
+    with_policy, heuristic = AdvancedPlayer(), AdvancedPlayer(opponent_policy=False)
+    with_policy.choose_return(obs, random.Random(2), Budget(playouts=100))
+    heuristic.choose_return(obs, random.Random(2), Budget(playouts=100))
+    assert with_policy.last.playouts == heuristic.last.playouts == 100
+    assert with_policy.last.means != heuristic.last.means

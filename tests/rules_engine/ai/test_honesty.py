@@ -111,3 +111,23 @@ def _play_exchange(r: Round) -> Round:
 
 def test_weakest_helper() -> None:
     assert weakest(0b1011, 2) == 0b0011
+
+
+def test_policy_opponents_keep_the_search_honest() -> None:
+    # Under UECda's rules the rollouts' other seats draw from the learned policy: the
+    # draws come from the seed, so hidden hands still change nothing.
+    rules = RuleSet.preset("uecda")
+    checked = 0
+    for seed in range(40):
+        pair = reshuffled_first_round(rules, 5, seed, steps=seed % 23)
+        if pair is None:
+            continue
+        r1, r2, hero = pair
+        if len(r1.legal_moves()) < 2:
+            continue
+        assert AdvancedPlayer().opponent_model(observe(r1, hero)) is not None
+        same_choice(r1, r2, hero, seed)
+        checked += 1
+        if checked == 3:
+            break
+    assert checked >= 1
