@@ -14,10 +14,11 @@ For each decision it
 4. otherwise runs a UCB bandit over the candidates: each playout applies a
    candidate in one sampled world (the *j*-th playout of every candidate
    uses the same *j*-th world, so candidates are compared on equal deals)
-   and plays to the end of the round, its own seat with the fast intermediate policy
-   (:func:`~rules_engine.ai.intermediate.rollout_move`), the others with the same
-   or, under rules the learned policy was fitted to (UECda's), with a move drawn
-   from that policy (:func:`~rules_engine.ai.policy.policy_move`), scoring the worth of
+   and plays to the end of the round, every seat with the fast intermediate policy
+   (:func:`~rules_engine.ai.intermediate.rollout_move`) or, under rules the learned
+   policy was fitted to (UECda's), by that policy
+   (:func:`~rules_engine.ai.policy.policy_move`): the others with a move drawn from
+   it, its own seat with its best move; scoring the worth of
    the seat's place: its points, plus, when more rounds follow, what the class
    it brings is worth in them (:func:`~rules_engine.ai.outlook.place_values`);
 5. stops at the budget (time or playouts), or earlier once the best mean is
@@ -89,14 +90,15 @@ PLAYOUT_NOISE = 0.0
 #: intermediate heuristic, drawing each move at this temperature (0: its best move).
 ROLLOUT_POLICY = False
 PLAYOUT_TEMPERATURE = 0.0
-#: Rollouts model the *other* seats by the learned policy, each move drawn with the
-#: probability the policy gives it (temperature 1: the fit's own odds), under rules that
-#: started from these presets: the shipped weights were fitted to UECda records, and in
-#: the site's presets they model nobody (played as the intermediate level there, they
-#: do clearly worse against beginners than the heuristic). A playout with them costs
-#: about twice one without, so a time budget buys half the playouts; against
-#: 4 x FujiGokoro it was worth it all the same (see the README).
-OPPONENT_POLICY_PRESETS = frozenset({"uecda"})
+#: Under rules that started from these presets the rollouts play the learned policy:
+#: the *other* seats draw each move with the probability the policy gives it
+#: (temperature 1: the fit's own odds), the seat itself plays the policy's best move
+#: (the policy plays UECda's game better than the heuristic does). The shipped weights
+#: were fitted to UECda records; in the site's presets they model nobody (played as
+#: the intermediate level there, they do clearly worse against beginners than the
+#: heuristic). A playout with them costs more, so a time budget buys fewer playouts;
+#: against 4 x FujiGokoro they were worth it all the same (see the README).
+POLICY_PRESETS = frozenset({"uecda"})
 OPPONENT_TEMPERATURE = 1.0
 #: The solver takes over when two players hold at most this many cards together.
 ENDGAME_CARDS = 12
@@ -127,15 +129,23 @@ def _playout(
     policy: Weights | None = None,
     temperature: float = 0.0,
     opponents: Weights | None = None,
+    own: Weights | None = None,
 ) -> float:
     """The worth to ``hero`` of ``r`` played out with the rollout policy: ``values``
     by place, or its points (n-1 for first ... 0 for last) without them. With
     ``policy`` every seat plays the learned policy, else the intermediate heuristic;
     with ``opponents`` the other seats draw their moves from those weights at
-    :data:`OPPONENT_TEMPERATURE`."""
+    :data:`OPPONENT_TEMPERATURE`, with ``own`` the hero plays their best move."""
     while r.phase == PLAY and r.hands[hero]:
-        if opponents is not None and r.to_act != hero:
-            move = policy_move(r, rng, OPPONENT_TEMPERATURE, opponents)
+        if r.to_act != hero:
+            if opponents is not None:
+                move = policy_move(r, rng, OPPONENT_TEMPERATURE, opponents)
+            elif policy is not None:
+                move = policy_move(r, rng, temperature, policy)
+            else:
+                move = rollout_move(r, rng, noise)
+        elif own is not None:
+            move = policy_move(r, None, 0.0, own)
         elif policy is not None:
             move = policy_move(r, rng, temperature, policy)
         else:
@@ -202,6 +212,7 @@ class AdvancedPlayer:
         rollout_policy: bool | None = None,
         temperature: float | None = None,
         opponent_policy: bool | None = None,
+        own_policy: bool | None = None,
     ) -> None:
         self.name = name
         self.budget = budget if budget is not None else DEFAULT_BUDGET
@@ -211,15 +222,24 @@ class AdvancedPlayer:
         use_policy = ROLLOUT_POLICY if rollout_policy is None else rollout_policy
         self.policy: Weights | None = default_weights() if use_policy else None
         self.temperature = PLAYOUT_TEMPERATURE if temperature is None else temperature
-        #: ``None``: by the rules (:data:`OPPONENT_POLICY_PRESETS`).
+        #: ``None``: by the rules (:data:`POLICY_PRESETS`).
         self.opponent_policy = opponent_policy
+        self.own_policy = own_policy
         self.last = SearchStats()
 
     def opponent_model(self, obs: Observation) -> Weights | None:
         """The weights the other seats play by in rollouts (``None``: the heuristic)."""
         use = self.opponent_policy
         if use is None:
-            use = self.policy is None and obs.rules.preset_name in OPPONENT_POLICY_PRESETS
+            use = self.policy is None and obs.rules.preset_name in POLICY_PRESETS
+        return default_weights() if use else None
+
+    def own_model(self, obs: Observation) -> Weights | None:
+        """The weights the seat itself plays by in rollouts, always their best move
+        (``None``: the heuristic, or ``rollout_policy``'s every-seat policy)."""
+        use = self.own_policy
+        if use is None:
+            use = self.policy is None and obs.rules.preset_name in POLICY_PRESETS
         return default_weights() if use else None
 
     # -- the exchange --------------------------------------------------------------
@@ -422,6 +442,7 @@ class AdvancedPlayer:
         policy = self.policy
         temperature = self.temperature
         opponents = self.opponent_model(obs)
+        own = self.own_model(obs)
         n = 0
         clock = _clock
         while n < max_playouts:
@@ -439,7 +460,7 @@ class AdvancedPlayer:
                         best_u = u
                         c = i
             value = _playout(
-                step(c, visits[c]), hero, rng, noise, values, policy, temperature, opponents
+                step(c, visits[c]), hero, rng, noise, values, policy, temperature, opponents, own
             )
             visits[c] += 1
             total[c] += value

@@ -271,8 +271,14 @@ def test_opponents_play_the_learned_policy_only_where_it_was_fitted() -> None:
     assert AdvancedPlayer().opponent_model(standard) is None
     assert AdvancedPlayer(opponent_policy=False).opponent_model(uecda) is None
     assert AdvancedPlayer(opponent_policy=True).opponent_model(standard) is not None
+    # The seat itself plays the policy's best move in the same places.
+    assert AdvancedPlayer().own_model(uecda) is not None
+    assert AdvancedPlayer().own_model(standard) is None
+    assert AdvancedPlayer(own_policy=False).own_model(uecda) is None
+    assert AdvancedPlayer(own_policy=True).own_model(standard) is not None
     # All seats on the policy already (rollout_policy): nothing more to model.
     assert AdvancedPlayer(rollout_policy=True).opponent_model(uecda) is None
+    assert AdvancedPlayer(rollout_policy=True).own_model(uecda) is None
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
@@ -293,6 +299,25 @@ def test_policy_opponents_legal_repeatable_and_really_used(players: int) -> None
             heuristic.choose_move(obs, random.Random(i), budget)
             differed = differed or heuristic.last.means != a.last.means
     assert differed
+
+
+def test_the_seats_own_policy_is_really_used_and_repeatable() -> None:
+    # Under UECda's rules the seat's own rollout moves are the policy's best: the same
+    # worlds and opponents' draws with the heuristic in its place give other figures.
+    positions = [o for o in random_positions(UECDA, 5, 40, seed=9) if len(o.legal) > 1]
+    budget = Budget(playouts=50)
+    differed = 0
+    for i, obs in enumerate(positions[:12]):
+        a, b = AdvancedPlayer(), AdvancedPlayer()
+        move = a.choose_move(obs, random.Random(i), budget)
+        assert move in obs.legal, obs.to_json()
+        assert b.choose_move(obs, random.Random(i), budget) == move
+        assert (a.last.means, a.last.visits) == (b.last.means, b.last.visits)
+        if a.last.mode == "bandit":
+            heuristic_self = AdvancedPlayer(own_policy=False)
+            heuristic_self.choose_move(obs, random.Random(i), budget)
+            differed += heuristic_self.last.means != a.last.means
+    assert differed >= 3
 
 
 def test_policy_opponents_in_the_exchange_search() -> None:
