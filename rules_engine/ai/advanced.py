@@ -14,11 +14,10 @@ For each decision it
 4. otherwise runs a UCB bandit over the candidates: each playout applies a
    candidate in one sampled world (the *j*-th playout of every candidate
    uses the same *j*-th world, so candidates are compared on equal deals)
-   and plays to the end of the round, every seat with the fast intermediate policy
-   (:func:`~rules_engine.ai.intermediate.rollout_move`) or, under rules the learned
-   policy was fitted to (UECda's), by that policy
-   (:func:`~rules_engine.ai.policy.policy_move`): the others with a move drawn from
-   it, its own seat with its best move; scoring the worth of
+   and plays to the end of the round, its own seat with the fast intermediate policy
+   (:func:`~rules_engine.ai.intermediate.rollout_move`), the others with the same
+   or, under rules the learned policy was fitted to (UECda's), with a move drawn
+   from that policy (:func:`~rules_engine.ai.policy.policy_move`), scoring the worth of
    the seat's place: its points, plus, when more rounds follow, what the class
    it brings is worth in them (:func:`~rules_engine.ai.outlook.place_values`);
 5. stops at the budget (time or playouts), or earlier once the best mean is
@@ -90,14 +89,14 @@ PLAYOUT_NOISE = 0.0
 #: intermediate heuristic, drawing each move at this temperature (0: its best move).
 ROLLOUT_POLICY = False
 PLAYOUT_TEMPERATURE = 0.0
-#: Under rules that started from these presets the rollouts play the learned policy:
-#: the *other* seats draw each move with the probability the policy gives it
-#: (temperature 1: the fit's own odds), the seat itself plays the policy's best move
-#: (the policy plays UECda's game better than the heuristic does). The shipped weights
-#: were fitted to UECda records; in the site's presets they model nobody (played as
-#: the intermediate level there, they do clearly worse against beginners than the
-#: heuristic). A playout with them costs more, so a time budget buys fewer playouts;
-#: against 4 x FujiGokoro they were worth it all the same (see the README).
+#: Rollouts model the *other* seats by the learned policy, each move drawn with the
+#: probability the policy gives it (temperature 1: the fit's own odds), under rules that
+#: started from these presets: the shipped weights were fitted to UECda records, and in
+#: the site's presets they model nobody (played as the intermediate level there, they
+#: do clearly worse against beginners than the heuristic). A playout with them costs
+#: more, so a time budget buys fewer playouts; against 4 x FujiGokoro it was worth it
+#: all the same. The seat itself keeps the heuristic: on the policy's best move
+#: (``AdvancedPlayer(own_policy=True)``) it measured no stronger (see the README).
 POLICY_PRESETS = frozenset({"uecda"})
 OPPONENT_TEMPERATURE = 1.0
 #: The solver takes over when two players hold at most this many cards together.
@@ -212,7 +211,7 @@ class AdvancedPlayer:
         rollout_policy: bool | None = None,
         temperature: float | None = None,
         opponent_policy: bool | None = None,
-        own_policy: bool | None = None,
+        own_policy: bool = False,
     ) -> None:
         self.name = name
         self.budget = budget if budget is not None else DEFAULT_BUDGET
@@ -236,11 +235,9 @@ class AdvancedPlayer:
 
     def own_model(self, obs: Observation) -> Weights | None:
         """The weights the seat itself plays by in rollouts, always their best move
-        (``None``: the heuristic, or ``rollout_policy``'s every-seat policy)."""
-        use = self.own_policy
-        if use is None:
-            use = self.policy is None and obs.rules.preset_name in POLICY_PRESETS
-        return default_weights() if use else None
+        (``None``: the heuristic, or ``rollout_policy``'s every-seat policy). Only when
+        asked (``own_policy=True``): measured no stronger, so not by the rules."""
+        return default_weights() if self.own_policy else None
 
     # -- the exchange --------------------------------------------------------------
 

@@ -13,8 +13,8 @@ them by maximum likelihood) and ship as ``policy_weights.json`` beside this modu
 rule effects are the engine's own predicates (``cuts``, ``toggles_revolution``,
 ``forbidden_finish``); nothing here restates a rule.
 
-Under the rules the weights were fitted to (UECda's), the advanced player's rollouts play
-by this policy: the other seats' moves drawn from it, the seat's own its best move
+Under the rules the weights were fitted to (UECda's), the advanced player's rollouts draw
+the other seats' moves from this policy
 (:data:`~rules_engine.ai.advanced.POLICY_PRESETS`).
 
 >>> from rules_engine import RuleSet, Round

@@ -271,10 +271,10 @@ def test_opponents_play_the_learned_policy_only_where_it_was_fitted() -> None:
     assert AdvancedPlayer().opponent_model(standard) is None
     assert AdvancedPlayer(opponent_policy=False).opponent_model(uecda) is None
     assert AdvancedPlayer(opponent_policy=True).opponent_model(standard) is not None
-    # The seat itself plays the policy's best move in the same places.
-    assert AdvancedPlayer().own_model(uecda) is not None
+    # The seat itself keeps the heuristic unless asked (measured no stronger).
+    assert AdvancedPlayer().own_model(uecda) is None
     assert AdvancedPlayer().own_model(standard) is None
-    assert AdvancedPlayer(own_policy=False).own_model(uecda) is None
+    assert AdvancedPlayer(own_policy=True).own_model(uecda) is not None
     assert AdvancedPlayer(own_policy=True).own_model(standard) is not None
     # All seats on the policy already (rollout_policy): nothing more to model.
     assert AdvancedPlayer(rollout_policy=True).opponent_model(uecda) is None
@@ -302,19 +302,19 @@ def test_policy_opponents_legal_repeatable_and_really_used(players: int) -> None
 
 
 def test_the_seats_own_policy_is_really_used_and_repeatable() -> None:
-    # Under UECda's rules the seat's own rollout moves are the policy's best: the same
-    # worlds and opponents' draws with the heuristic in its place give other figures.
+    # Asked for, the seat's own rollout moves are the policy's best: the same worlds and
+    # opponents' draws with the heuristic in its place (the default) give other figures.
     positions = [o for o in random_positions(UECDA, 5, 40, seed=9) if len(o.legal) > 1]
     budget = Budget(playouts=50)
     differed = 0
     for i, obs in enumerate(positions[:12]):
-        a, b = AdvancedPlayer(), AdvancedPlayer()
+        a, b = AdvancedPlayer(own_policy=True), AdvancedPlayer(own_policy=True)
         move = a.choose_move(obs, random.Random(i), budget)
         assert move in obs.legal, obs.to_json()
         assert b.choose_move(obs, random.Random(i), budget) == move
         assert (a.last.means, a.last.visits) == (b.last.means, b.last.visits)
         if a.last.mode == "bandit":
-            heuristic_self = AdvancedPlayer(own_policy=False)
+            heuristic_self = AdvancedPlayer()
             heuristic_self.choose_move(obs, random.Random(i), budget)
             differed += heuristic_self.last.means != a.last.means
     assert differed >= 3
