@@ -136,15 +136,10 @@ def _playout(
     with ``opponents`` the other seats draw their moves from those weights at
     :data:`OPPONENT_TEMPERATURE`, with ``own`` the hero plays their best move."""
     while r.phase == PLAY and r.hands[hero]:
-        if r.to_act != hero:
-            if opponents is not None:
-                move = policy_move(r, rng, OPPONENT_TEMPERATURE, opponents)
-            elif policy is not None:
-                move = policy_move(r, rng, temperature, policy)
-            else:
-                move = rollout_move(r, rng, noise)
-        elif own is not None:
+        if r.to_act == hero and own is not None:
             move = policy_move(r, None, 0.0, own)
+        elif r.to_act != hero and opponents is not None:
+            move = policy_move(r, rng, OPPONENT_TEMPERATURE, opponents)
         elif policy is not None:
             move = policy_move(r, rng, temperature, policy)
         else:
