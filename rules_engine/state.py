@@ -397,6 +397,25 @@ class Round:
         new.why = None
         return new
 
+    def with_hands(self, hands: Sequence[int]) -> Round:
+        """The same position with other hands of the same sizes: a guess of the hidden
+        hands (the computer players read the others' past plays in each sampled world).
+        Nothing is checked beyond the sizes.
+
+        >>> r = Round.start(RuleSet.preset("basic"), ["S3 H9", "C4", "HK"], leader=0)
+        >>> swapped = [r.hands[0], r.hands[2], r.hands[1]]
+        >>> r.with_hands(swapped).hands == tuple(swapped)
+        True
+        """
+        hands = tuple(hands)
+        if len(hands) != self.n or any(
+            count(h) != count(g) for h, g in zip(hands, self.hands, strict=True)
+        ):
+            raise ValueError("the hands must keep every seat's number of cards")
+        new = self._copy()
+        new.hands = hands
+        return new
+
     def _key(self) -> tuple[Any, ...]:
         # ``why`` (the last action's effects) is left out: it follows from the history.
         return tuple(getattr(self, name) for name in _KEY_SLOTS)

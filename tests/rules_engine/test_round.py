@@ -271,3 +271,21 @@ def test_legal_moves_are_empty_outside_the_play_phase():
     assert r.phase_name == "exchange"
     assert r.legal_moves() == []
     assert legal(r) == []
+
+
+def test_with_hands_keeps_the_position_and_only_swaps_the_hands():
+    r = Round.deal(RuleSet.preset("standard"), 4, seed=5)
+    r = act(r, legal(r)[0])
+    hands = list(r.hands)
+    a, b = next(
+        (a, b) for a in range(4) for b in range(a + 1, 4) if count(hands[a]) == count(hands[b])
+    )
+    hands[a], hands[b] = hands[b], hands[a]
+    other = r.with_hands(hands)
+    assert other.hands == tuple(hands)
+    assert (other.to_act, other.top, other.history) == (r.to_act, r.top, r.history)
+    assert r.hands != other.hands  # the original is untouched
+    with pytest.raises(ValueError, match="number of cards"):
+        r.with_hands([hands[0] | hands[1], 0, hands[2], hands[3]])
+    with pytest.raises(ValueError, match="number of cards"):
+        r.with_hands(hands[:3])
