@@ -330,6 +330,45 @@ def policy_move(
     return choose(round_context(r), legal, weights or default_weights(), rng, temperature)
 
 
+def move_probability(
+    r: Round, move: Move, weights: Weights | None = None, temperature: float = 1.0
+) -> float | None:
+    """The chance that the policy, drawing at ``temperature``, plays ``move`` for the
+    player to act in a full round (a sampled world): ``None`` when it has no choice
+    there, 0.0 when ``move`` is not among its options (a lead that breaks a planned
+    combination, say). The computer players read the others' plays with it.
+
+    >>> from rules_engine import RuleSet, Round
+    >>> r = Round.start(RuleSet.preset("uecda"), ["D3 S3 HK", "C5", "H6", "S7", "C9"])
+    >>> lead = {str(m): m for m in r.legal_moves()}
+    >>> p = move_probability(r, lead["S3 D3"])
+    >>> p is not None and 0.0 < p < 1.0, move_probability(r, lead["S3"])
+    (True, 0.0)
+    """
+    legal = round_legal(r)
+    if legal is not None and len(legal) == 1:
+        return None
+    ctx = round_context(r)
+    options, features = decision_features(ctx, legal)
+    if len(options) < 2:
+        return None
+    index = -1
+    for i, m in enumerate(options):
+        if m == move:
+            index = i
+            break
+    if index < 0:
+        return 0.0
+    fitted = weights or default_weights()
+    w = fitted.lead if ctx.top is None else fitted.follow
+    scores = [_dot(w, f) for f in features]
+    top = max(scores)
+    total = 0.0
+    for x in scores:
+        total += math.exp((x - top) / temperature)
+    return math.exp((scores[index] - top) / temperature) / total
+
+
 def observation_move(
     obs: Observation,
     rng: random.Random | None = None,

@@ -18,6 +18,7 @@ from rules_engine.ai.policy import (
     Weights,
     decision_features,
     default_weights,
+    move_probability,
     observation_move,
     policy_move,
 )
@@ -76,6 +77,41 @@ def test_draws_repeat_with_the_seed_and_vary_with_the_temperature() -> None:
     assert len(set(first)) > 1
     best = {str(policy_move(r, random.Random(s), temperature=0.0)) for s in range(10)}
     assert len(best) == 1
+
+
+def test_move_probabilities_are_the_draws_odds() -> None:
+    # Over a decision's options the chances sum to 1, the best-scored option has the
+    # largest, a play outside the options has none, and a forced move tells nothing.
+    rules = RuleSet.preset("uecda")
+    checked = 0
+    for deal in range(20):
+        r = Round.deal(rules, 5, seed=f"odds-{deal}")
+        rng = random.Random(deal)
+        while r.phase == PLAY and checked < 200:
+            legal = r.legal_moves()
+            options, _ = decision_features(round_context(r), round_legal(r))
+            chances = [move_probability(r, m) for m in legal]
+            if len(options) < 2:
+                assert set(chances) == {None}
+            else:
+                listed = [move_probability(r, m) for m in options]
+                assert all(p is not None and 0.0 < p < 1.0 for p in listed)
+                assert abs(sum(p for p in listed if p is not None) - 1.0) < 1e-9
+                best = policy_move(r)
+                assert move_probability(r, best) == max(listed)
+                for m, p in zip(legal, chances, strict=True):
+                    assert (p == 0.0) == (m not in options)
+                checked += 1
+            nxt = r.apply(policy_move(r, rng, temperature=1.0))
+            assert isinstance(nxt, Round)
+            r = nxt
+    assert checked >= 100
+    # A cooler draw is surer of its best option.
+    r = Round.deal(rules, 5, seed=3)
+    best = policy_move(r)
+    hot = move_probability(r, best, temperature=2.0)
+    cool = move_probability(r, best, temperature=0.5)
+    assert hot is not None and cool is not None and cool > hot
 
 
 def test_fitting_learns_the_preference_the_examples_show() -> None:
