@@ -7,7 +7,8 @@ For each decision it
    out while the hand is big);
 2. draws guesses of the hidden hands from the cards it cannot see, weighted
    by how well they explain the others' plays and passes
-   (:class:`~rules_engine.ai.worlds.WorldSampler`);
+   (:class:`~rules_engine.ai.worlds.WorldSampler`; under the rules the learned
+   policy was fitted to, by how likely the policy finds their latest plays);
 3. when only two players still hold cards and few cards remain, asks the
    engine's exact solver, in each sampled world, which moves force the
    better place, and plays the one that does so in the most worlds;
@@ -99,6 +100,14 @@ PLAYOUT_TEMPERATURE = 0.0
 #: (``AdvancedPlayer(own_policy=True)``) it measured no stronger (see the README).
 POLICY_PRESETS = frozenset({"uecda"})
 OPPONENT_TEMPERATURE = 1.0
+#: Under the same rules, the sampled worlds are weighted by how likely the policy finds
+#: the others' latest plays with the hands each world gives them
+#: (:data:`~rules_engine.ai.worlds.POLICY_EVENTS`), not by the simple play model. That
+#: reading costs about a millisecond a world, so a decision draws at most
+#: :data:`READ_WORLDS` of them and its playouts take them in turn (the others' moves are
+#: drawn, so a world met again plays out differently).
+READ_POLICY = True
+READ_WORLDS = 96
 #: The solver takes over when two players hold at most this many cards together.
 ENDGAME_CARDS = 12
 SOLVER_WORLDS = 16
@@ -158,14 +167,15 @@ def _playout(
 class _Worlds:
     """The sampled worlds of one decision, drawn as the search first asks for them."""
 
-    def __init__(self, obs: Observation, sampler: WorldSampler) -> None:
+    def __init__(self, obs: Observation, sampler: WorldSampler, limit: int = MAX_WORLDS) -> None:
         self.obs = obs
         self.sampler = sampler
         self.rounds: list[Round] = []
+        self.limit = limit
 
     def get(self, j: int) -> Round:
         """World ``j`` (the same round every time it is asked for)."""
-        j %= MAX_WORLDS
+        j %= self.limit
         rounds = self.rounds
         while len(rounds) <= j:
             # Small batches first: a short budget must not wait for many worlds.
@@ -207,6 +217,7 @@ class AdvancedPlayer:
         temperature: float | None = None,
         opponent_policy: bool | None = None,
         own_policy: bool = False,
+        read_policy: bool | None = None,
     ) -> None:
         self.name = name
         self.budget = budget if budget is not None else DEFAULT_BUDGET
@@ -219,6 +230,8 @@ class AdvancedPlayer:
         #: ``None``: by the rules (:data:`POLICY_PRESETS`).
         self.opponent_policy = opponent_policy
         self.own_policy = own_policy
+        #: ``None``: by the rules (:data:`POLICY_PRESETS`, :data:`READ_POLICY`).
+        self.read_policy = read_policy
         self.last = SearchStats()
 
     def opponent_model(self, obs: Observation) -> Weights | None:
@@ -227,6 +240,19 @@ class AdvancedPlayer:
         if use is None:
             use = self.policy is None and obs.rules.preset_name in POLICY_PRESETS
         return default_weights() if use else None
+
+    def reading_model(self, obs: Observation) -> Weights | None:
+        """The weights the others' past plays are read by when worlds are weighted
+        (``None``: the simple play model of :mod:`~rules_engine.ai.worlds`)."""
+        use = self.read_policy
+        if use is None:
+            use = READ_POLICY and obs.rules.preset_name in POLICY_PRESETS
+        return default_weights() if use and self.weighting else None
+
+    def _worlds(self, obs: Observation, rng: random.Random) -> _Worlds:
+        model = self.reading_model(obs)
+        sampler = WorldSampler(obs, rng, weighting=self.weighting, model=model)
+        return _Worlds(obs, sampler, MAX_WORLDS if model is None else READ_WORLDS)
 
     def own_model(self, obs: Observation) -> Weights | None:
         """The weights the seat itself plays by in rollouts, always their best move
@@ -266,7 +292,7 @@ class AdvancedPlayer:
         started = _clock()
         deadline = started + budget.time_ms / 1000 if budget.time_ms is not None else math.inf
         max_playouts = budget.playouts if budget.playouts is not None else 1 << 60
-        worlds = _Worlds(obs, WorldSampler(obs, rng, weighting=self.weighting))
+        worlds = self._worlds(obs, rng)
         seat = obs.seat
 
         def step(i: int, j: int) -> Round:
@@ -313,7 +339,7 @@ class AdvancedPlayer:
         if len(candidates) == 1:
             return candidates[0]
 
-        worlds = _Worlds(obs, WorldSampler(obs, rng, weighting=self.weighting))
+        worlds = self._worlds(obs, rng)
         if self.solver:
             solved = self._endgame(obs, worlds.get, started, deadline, stats)
             if solved is not None:

@@ -11,8 +11,11 @@ dealt are the face-down or discarded ones.
 Each sample is then weighted by a simple model of play: a seat that passed
 while holding a cheap card that beat the field, or that followed with a
 stronger card than it needed, or led a card while holding weaker ones, is a
-little less likely to hold those cards. Worlds are drawn in proportion to
-their weight (importance resampling).
+little less likely to hold those cards. Given a learned policy
+(``model``, :mod:`~rules_engine.ai.policy`), the plays are read by it instead: a
+guess weighs the chance the policy gives each of the others' latest plays with
+the hand the guess gave them. Worlds are drawn in proportion to their weight
+(importance resampling).
 
 >>> import random
 >>> from rules_engine import RuleSet, Round, observe
@@ -33,6 +36,7 @@ from ..moves import Move
 from ..observation import Observation, round_from_observation
 from ..state import Refusal, Round
 from .base import strength
+from .policy import Weights, move_probability
 
 #: Factors of the play model (likelihood of an action given a hand).
 PASS_WITH_CHEAP_BEAT = 0.4
@@ -45,6 +49,14 @@ MIN_WEIGHT = 1e-4
 EXCHANGE_MISMATCH = 0.1
 #: Leads are only read from hands at least this big.
 LEAD_MODEL_MIN_CARDS = 7
+#: Reading plays by a learned policy instead (``WorldSampler(model=...)``): the most
+#: recent decisions of the others read, each a factor of the chance the policy gives the
+#: play made with the guessed hand, raised to a power below 1 (the policy is a model of
+#: the others, not the others: a full product would trust it too far), and a floor
+#: for a play it does not list.
+POLICY_EVENTS = 12
+POLICY_POWER = 0.5
+POLICY_FLOOR = 0.05
 
 
 #: What an event tells of the hand that made it (see the play model below).
@@ -56,7 +68,18 @@ class _Event:
     the play model applies to it, worked out once: the kind of reading and the card
     ranks (as shifts into a card set) it looks at."""
 
-    __slots__ = ("index", "seat", "move", "top", "rev", "lock", "nlock", "kind", "shifts")
+    __slots__ = (
+        "index",
+        "seat",
+        "move",
+        "top",
+        "rev",
+        "lock",
+        "nlock",
+        "kind",
+        "shifts",
+        "round",
+    )
 
     def __init__(
         self,
@@ -67,8 +90,12 @@ class _Event:
         rev: bool,
         lock: int,
         nlock: bool,
+        before: Round | None = None,
     ) -> None:
         self.index = index
+        #: The round just before the action (in the trace's world), when plays are read
+        #: by a policy.
+        self.round = before
         self.seat = seat
         self.move = move
         self.top = top
@@ -110,8 +137,16 @@ def _exchange_stronger(weakest: int) -> int:
 class WorldSampler:
     """Draws guesses of the other hands for one observation."""
 
-    def __init__(self, obs: Observation, rng: random.Random, weighting: bool = True) -> None:
+    def __init__(
+        self,
+        obs: Observation,
+        rng: random.Random,
+        weighting: bool = True,
+        model: Weights | None = None,
+    ) -> None:
         self.obs = obs
+        #: Plays are read by this policy (with ``weighting``), not the simple model.
+        self.model = model if weighting else None
         self.rng = rng
         self.hero = obs.seat
         n = obs.players
@@ -253,6 +288,8 @@ class WorldSampler:
         w = self._gift_factor(hands) if self.gifts else 1.0
         if not self.trace_ok:
             return w
+        if self.model is not None:
+            return max(MIN_WEIGHT, w * self._policy_factor(hands, self.model))
         acc = [0] * self.n
         hero = self.hero
         for ev in reversed(self.events):
@@ -274,6 +311,33 @@ class WorldSampler:
             if w < MIN_WEIGHT:
                 return MIN_WEIGHT
         return w
+
+    def _policy_factor(self, hands: list[int], model: Weights) -> float:
+        """How likely the policy finds the others' latest decisions with the hands they
+        had in this guess (each a chance raised to :data:`POLICY_POWER`)."""
+        n = self.n
+        acc = [0] * n
+        hero = self.hero
+        f = 1.0
+        read = 0
+        for ev in reversed(self.events):
+            seat = ev.seat
+            acc[seat] += ev.move.cards
+            before = ev.round
+            if seat == hero or before is None:
+                continue
+            try:
+                r = before.with_hands([hands[s] + acc[s] for s in range(n)])
+            except ValueError:  # a card only the trace's world placed (miyako-ochi's)
+                continue
+            p = move_probability(r, ev.move, model)
+            if p is None:
+                continue
+            f *= max(p, POLICY_FLOOR) ** POLICY_POWER
+            read += 1
+            if read >= POLICY_EVENTS:
+                break
+        return f
 
     def sample_worlds(self, k: int, oversample: int = 2) -> list[list[int]]:
         """``k`` guesses drawn in proportion to their weight from
@@ -363,7 +427,18 @@ class WorldSampler:
             assert isinstance(r, Round)
             if r.to_act != seat:
                 return None
-            events.append(_Event(i, seat, move, r.top, r.reversed, r.lock, r.nlock))
+            events.append(
+                _Event(
+                    i,
+                    seat,
+                    move,
+                    r.top,
+                    r.reversed,
+                    r.lock,
+                    r.nlock,
+                    r if self.model is not None and seat != self.hero else None,
+                )
+            )
             r = r.apply(move)
             if isinstance(r, Refusal):
                 return None

@@ -11,10 +11,11 @@ from aihelpers import TABLES, random_positions, weakest
 
 from rules_engine import Round, RuleSet, observe, round_from_observation
 from rules_engine.ai import AdvancedPlayer, Budget, make_player
-from rules_engine.ai.advanced import DEFAULT_BUDGET
+from rules_engine.ai.advanced import DEFAULT_BUDGET, READ_WORLDS, WORLD_BATCH
+from rules_engine.ai.policy import default_weights, policy_move
 from rules_engine.ai.worlds import WorldSampler
 from rules_engine.cards import JOKER_SHIFT, REAL_MASK, count, parse_cards
-from rules_engine.state import EXCHANGE
+from rules_engine.state import EXCHANGE, PLAY
 
 SMALL = Budget(playouts=12)
 
@@ -229,11 +230,11 @@ def test_sampled_worlds_read_the_exchange_between_other_seats() -> None:
 
 
 def test_every_playout_of_a_candidate_meets_a_world_of_its_own() -> None:
-    # The rollouts are deterministic: a world replayed by the same candidate would add
-    # nothing, so the favourite's playouts each get a fresh world.
+    # The heuristic's rollouts are deterministic: a world replayed by the same candidate
+    # would add nothing, so the favourite's playouts each get a fresh world.
     r = Round.deal(RuleSet.preset("uecda"), 5, seed=3)
     obs = observe(r, r.to_act)
-    player = AdvancedPlayer()
+    player = AdvancedPlayer(opponent_policy=False, read_policy=False)
     player.choose_move(obs, random.Random(1), Budget(playouts=900))
     stats = player.last
     assert stats.mode == "bandit" and max(stats.visits) > 300
@@ -276,6 +277,12 @@ def test_opponents_play_the_learned_policy_only_where_it_was_fitted() -> None:
     assert AdvancedPlayer().own_model(standard) is None
     assert AdvancedPlayer(own_policy=True).own_model(uecda) is not None
     assert AdvancedPlayer(own_policy=True).own_model(standard) is not None
+    # The others' past plays are read by the policy where it models them.
+    assert AdvancedPlayer().reading_model(uecda) is not None
+    assert AdvancedPlayer().reading_model(standard) is None
+    assert AdvancedPlayer(read_policy=False).reading_model(uecda) is None
+    assert AdvancedPlayer(weighting=False).reading_model(uecda) is None
+    assert AdvancedPlayer(read_policy=True).reading_model(standard) is not None
     # All seats on the policy already (rollout_policy): nothing more to model.
     assert AdvancedPlayer(rollout_policy=True).opponent_model(uecda) is None
     assert AdvancedPlayer(rollout_policy=True).own_model(uecda) is None
@@ -287,6 +294,7 @@ def test_policy_opponents_legal_repeatable_and_really_used(players: int) -> None
     assert len(positions) >= 15
     budget = Budget(playouts=50)
     differed = False
+    read_differed = 0
     for i, obs in enumerate(positions[:15]):
         a, b = AdvancedPlayer(), AdvancedPlayer()
         move = a.choose_move(obs, random.Random(i), budget)
@@ -298,7 +306,11 @@ def test_policy_opponents_legal_repeatable_and_really_used(players: int) -> None
             heuristic = AdvancedPlayer(opponent_policy=False)
             heuristic.choose_move(obs, random.Random(i), budget)
             differed = differed or heuristic.last.means != a.last.means
+            simple = AdvancedPlayer(read_policy=False)
+            simple.choose_move(obs, random.Random(i), budget)
+            read_differed += simple.last.means != a.last.means
     assert differed
+    assert read_differed >= 3  # the policy's reading of the plays chose other worlds
 
 
 def test_the_seats_own_policy_is_really_used_and_repeatable() -> None:
@@ -318,6 +330,59 @@ def test_the_seats_own_policy_is_really_used_and_repeatable() -> None:
             heuristic_self.choose_move(obs, random.Random(i), budget)
             differed += heuristic_self.last.means != a.last.means
     assert differed >= 3
+
+
+def _policy_played(seed: int, moves: int) -> Round:
+    """A UECda round of five played ``moves`` actions by the policy's own draws."""
+    rng = random.Random(seed)
+    r = Round.deal(UECDA, 5, seed=f"read-{seed}")
+    for _ in range(moves):
+        nxt = r.apply(policy_move(r, rng, temperature=1.0))
+        assert isinstance(nxt, Round)
+        if nxt.phase != PLAY:
+            break
+        r = nxt
+    return r
+
+
+def test_worlds_read_by_the_policy_fit_and_favour_the_real_hands() -> None:
+    # When the others really play the policy, the hands they really hold explain their
+    # plays better than most guesses do; every guess still fits the observation.
+    w = default_weights()
+    better = positions = 0
+    for seed in range(30):
+        r = _policy_played(seed, 18 + seed % 10)
+        if r.phase != PLAY:
+            continue
+        obs = observe(r, r.to_act)
+        sampler = WorldSampler(obs, random.Random(seed), model=w)
+        assert sampler.trace_ok
+        truth = sampler.weight(list(r.hands))
+        guesses = [sampler.sample_hands() for _ in range(40)]
+        for hands in guesses:
+            assert hands[obs.seat] == obs.hand
+            assert tuple(count(h) for h in hands) == obs.counts
+        weights = sorted(sampler.weight(h) for h in guesses)
+        positions += 1
+        better += truth > weights[len(weights) // 2]
+        # The simple play model is not what reads them here.
+        simple = WorldSampler(obs, random.Random(seed))
+        assert [simple.weight(h) for h in guesses] != [sampler.weight(h) for h in guesses]
+    assert positions >= 20
+    assert better / positions > 0.7
+
+
+def test_worlds_read_by_the_policy_are_few_and_met_again() -> None:
+    # Reading costs about a millisecond a world: a decision draws a bounded set and its
+    # playouts (whose other seats draw their moves) take them in turn.
+    r = _policy_played(4, 12)
+    obs = observe(r, r.to_act)
+    player = AdvancedPlayer()
+    assert player.reading_model(obs) is not None
+    player.choose_move(obs, random.Random(1), Budget(playouts=900))
+    stats = player.last
+    assert stats.mode == "bandit" and max(stats.visits) > READ_WORLDS
+    assert READ_WORLDS <= stats.worlds < READ_WORLDS + WORLD_BATCH
 
 
 def test_policy_opponents_in_the_exchange_search() -> None:
