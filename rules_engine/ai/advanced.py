@@ -103,9 +103,10 @@ OPPONENT_TEMPERATURE = 1.0
 #: Under the same rules, the sampled worlds are weighted by how likely the policy finds
 #: the others' latest plays with the hands each world gives them
 #: (:data:`~rules_engine.ai.worlds.POLICY_EVENTS`), not by the simple play model. That
-#: reading costs about a millisecond a world, so a decision draws at most
-#: :data:`READ_WORLDS` of them and its playouts take them in turn (the others' moves are
-#: drawn, so a world met again plays out differently).
+#: reading costs about 0.6 ms a world (0.2 ms a guess, three guesses a world), so a
+#: decision draws at most :data:`READ_WORLDS` of them and its playouts take them in turn
+#: (the others' moves are drawn, so a world met again plays out differently). Against
+#: 4 x FujiGokoro: 2.80 over 450 games, 2.60 with the simple reading (see the README).
 READ_POLICY = True
 READ_WORLDS = 96
 #: The solver takes over when two players hold at most this many cards together.

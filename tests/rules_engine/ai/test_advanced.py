@@ -373,7 +373,7 @@ def test_worlds_read_by_the_policy_fit_and_favour_the_real_hands() -> None:
 
 
 def test_worlds_read_by_the_policy_are_few_and_met_again() -> None:
-    # Reading costs about a millisecond a world: a decision draws a bounded set and its
+    # Reading costs about 0.6 ms a world: a decision draws a bounded set and its
     # playouts (whose other seats draw their moves) take them in turn.
     r = _policy_played(4, 12)
     obs = observe(r, r.to_act)
