@@ -255,8 +255,7 @@ def _pick(scores: list[float], rng: random.Random | None, temperature: float) ->
             best = i
     if temperature <= 0.0 or rng is None:
         return best
-    top = scores[best]
-    weights = [math.exp((x - top) / temperature) for x in scores]
+    weights = _odds(scores, scores[best], temperature)
     total = 0.0
     for w in weights:
         total += w
@@ -266,6 +265,17 @@ def _pick(scores: list[float], rng: random.Random | None, temperature: float) ->
         if x < 0.0:
             return i
     return best
+
+
+def _odds(scores: list[float], top: float, temperature: float) -> list[float]:
+    """Each option's unnormalised chance in a draw at ``temperature`` (``top``: the best
+    score, so the largest is 1)."""
+    return [math.exp((x - top) / temperature) for x in scores]
+
+
+def _scores(ctx: Context, features: list[list[float]], weights: Weights) -> list[float]:
+    w = weights.lead if ctx.top is None else weights.follow
+    return [_dot(w, f) for f in features]
 
 
 def _dot(w: list[float], f: list[float]) -> float:
@@ -286,9 +296,7 @@ def choose(
     options, features = decision_features(ctx, legal)
     if len(options) == 1:
         return options[0]
-    w = weights.lead if ctx.top is None else weights.follow
-    scores = [_dot(w, f) for f in features]
-    return options[_pick(scores, rng, temperature)]
+    return options[_pick(_scores(ctx, features, weights), rng, temperature)]
 
 
 def decision_features(
@@ -352,21 +360,14 @@ def move_probability(
     options, features = decision_features(ctx, legal)
     if len(options) < 2:
         return None
-    index = -1
-    for i, m in enumerate(options):
-        if m == move:
-            index = i
-            break
-    if index < 0:
+    if move not in options:
         return 0.0
-    fitted = weights or default_weights()
-    w = fitted.lead if ctx.top is None else fitted.follow
-    scores = [_dot(w, f) for f in features]
-    top = max(scores)
+    scores = _scores(ctx, features, weights or default_weights())
+    odds = _odds(scores, max(scores), temperature)
     total = 0.0
-    for x in scores:
-        total += math.exp((x - top) / temperature)
-    return math.exp((scores[index] - top) / temperature) / total
+    for x in odds:
+        total += x
+    return odds[options.index(move)] / total
 
 
 def observation_move(
