@@ -15,10 +15,10 @@ For each decision it
 4. otherwise runs a UCB bandit over the candidates: each playout applies a
    candidate in one sampled world (the *j*-th playout of every candidate
    uses the same *j*-th world, so candidates are compared on equal deals)
-   and plays to the end of the round, its own seat with the fast intermediate policy
-   (:func:`~rules_engine.ai.intermediate.rollout_move`), the others with the same
-   or, under rules the learned policy was fitted to (UECda's), with a move drawn
-   from that policy (:func:`~rules_engine.ai.policy.policy_move`), scoring the worth of
+   and plays to the end of the round, every seat with the fast intermediate policy
+   (:func:`~rules_engine.ai.intermediate.rollout_move`) or, under rules the learned
+   policy was fitted to (UECda's), with a move drawn from that policy
+   (:func:`~rules_engine.ai.policy.policy_move`), scoring the worth of
    the seat's place: its points, plus, when more rounds follow, what the class
    it brings is worth in them (:func:`~rules_engine.ai.outlook.place_values`);
 5. stops at the budget (time or playouts), or earlier once the best mean is
@@ -96,10 +96,15 @@ PLAYOUT_TEMPERATURE = 0.0
 #: the site's presets they model nobody (played as the intermediate level there, they
 #: do clearly worse against beginners than the heuristic). A playout with them costs
 #: more, so a time budget buys fewer playouts; against 4 x FujiGokoro it was worth it
-#: all the same. The seat itself keeps the heuristic: on the policy's best move
-#: (``AdvancedPlayer(own_policy=True)``) it measured no stronger (see the README).
+#: all the same.
 POLICY_PRESETS = frozenset({"uecda"})
 OPPONENT_TEMPERATURE = 1.0
+#: Under the same rules the seat's own rollout moves are drawn from the policy as well,
+#: at this temperature: a playout then follows what a strong player might do next, not
+#: one fixed heuristic line. On the policy's best move (temperature 0) it measured no
+#: stronger than the heuristic; drawn (1) it did (see the README).
+OWN_POLICY = True
+OWN_TEMPERATURE = 1.0
 #: Under the same rules, the sampled worlds are weighted by how likely the policy finds
 #: the others' latest plays with the hands each world gives them
 #: (:data:`~rules_engine.ai.worlds.POLICY_EVENTS`), not by the simple play model. That
@@ -139,15 +144,17 @@ def _playout(
     temperature: float = 0.0,
     opponents: Weights | None = None,
     own: Weights | None = None,
+    own_temperature: float = OWN_TEMPERATURE,
 ) -> float:
     """The worth to ``hero`` of ``r`` played out with the rollout policy: ``values``
     by place, or its points (n-1 for first ... 0 for last) without them. With
     ``policy`` every seat plays the learned policy, else the intermediate heuristic;
     with ``opponents`` the other seats draw their moves from those weights at
-    :data:`OPPONENT_TEMPERATURE`, with ``own`` the hero plays their best move."""
+    :data:`OPPONENT_TEMPERATURE`, with ``own`` the hero plays by them too, its best move
+    (``own_temperature`` 0) or a draw."""
     while r.phase == PLAY and r.hands[hero]:
         if r.to_act == hero and own is not None:
-            move = policy_move(r, None, 0.0, own)
+            move = policy_move(r, rng, own_temperature, own)
         elif r.to_act != hero and opponents is not None:
             move = policy_move(r, rng, OPPONENT_TEMPERATURE, opponents)
         elif policy is not None:
@@ -217,7 +224,8 @@ class AdvancedPlayer:
         rollout_policy: bool | None = None,
         temperature: float | None = None,
         opponent_policy: bool | None = None,
-        own_policy: bool = False,
+        own_policy: bool | None = None,
+        own_temperature: float | None = None,
         read_policy: bool | None = None,
     ) -> None:
         self.name = name
@@ -230,7 +238,9 @@ class AdvancedPlayer:
         self.temperature = PLAYOUT_TEMPERATURE if temperature is None else temperature
         #: ``None``: by the rules (:data:`POLICY_PRESETS`).
         self.opponent_policy = opponent_policy
+        #: ``None``: by the rules (:data:`POLICY_PRESETS`, :data:`OWN_POLICY`).
         self.own_policy = own_policy
+        self.own_temperature = OWN_TEMPERATURE if own_temperature is None else own_temperature
         #: ``None``: by the rules (:data:`POLICY_PRESETS`, :data:`READ_POLICY`).
         self.read_policy = read_policy
         self.last = SearchStats()
@@ -256,10 +266,13 @@ class AdvancedPlayer:
         return _Worlds(obs, sampler, MAX_WORLDS if model is None else READ_WORLDS)
 
     def own_model(self, obs: Observation) -> Weights | None:
-        """The weights the seat itself plays by in rollouts, always their best move
-        (``None``: the heuristic, or ``rollout_policy``'s every-seat policy). Only when
-        asked (``own_policy=True``): measured no stronger, so not by the rules."""
-        return default_weights() if self.own_policy else None
+        """The weights the seat itself plays by in rollouts, its moves drawn at
+        ``own_temperature`` (``None``: the heuristic, or ``rollout_policy``'s every-seat
+        policy)."""
+        use = self.own_policy
+        if use is None:
+            use = OWN_POLICY and self.policy is None and obs.rules.preset_name in POLICY_PRESETS
+        return default_weights() if use else None
 
     # -- the exchange --------------------------------------------------------------
 
@@ -479,7 +492,16 @@ class AdvancedPlayer:
                         best_u = u
                         c = i
             value = _playout(
-                step(c, visits[c]), hero, rng, noise, values, policy, temperature, opponents, own
+                step(c, visits[c]),
+                hero,
+                rng,
+                noise,
+                values,
+                policy,
+                temperature,
+                opponents,
+                own,
+                self.own_temperature,
             )
             visits[c] += 1
             total[c] += value

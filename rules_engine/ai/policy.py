@@ -14,7 +14,7 @@ rule effects are the engine's own predicates (``cuts``, ``toggles_revolution``,
 ``forbidden_finish``); nothing here restates a rule.
 
 Under the rules the weights were fitted to (UECda's), the advanced player's rollouts draw
-the other seats' moves from this policy
+every seat's moves from this policy
 (:data:`~rules_engine.ai.advanced.POLICY_PRESETS`).
 
 >>> from rules_engine import RuleSet, Round

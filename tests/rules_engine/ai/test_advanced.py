@@ -234,7 +234,7 @@ def test_every_playout_of_a_candidate_meets_a_world_of_its_own() -> None:
     # would add nothing, so the favourite's playouts each get a fresh world.
     r = Round.deal(RuleSet.preset("uecda"), 5, seed=3)
     obs = observe(r, r.to_act)
-    player = AdvancedPlayer(opponent_policy=False, read_policy=False)
+    player = AdvancedPlayer(opponent_policy=False, own_policy=False, read_policy=False)
     player.choose_move(obs, random.Random(1), Budget(playouts=900))
     stats = player.last
     assert stats.mode == "bandit" and max(stats.visits) > 300
@@ -272,11 +272,12 @@ def test_opponents_play_the_learned_policy_only_where_it_was_fitted() -> None:
     assert AdvancedPlayer().opponent_model(standard) is None
     assert AdvancedPlayer(opponent_policy=False).opponent_model(uecda) is None
     assert AdvancedPlayer(opponent_policy=True).opponent_model(standard) is not None
-    # The seat itself keeps the heuristic unless asked (measured no stronger).
-    assert AdvancedPlayer().own_model(uecda) is None
+    # So does the seat itself, drawing its moves too; elsewhere only when asked.
+    assert AdvancedPlayer().own_model(uecda) is not None
     assert AdvancedPlayer().own_model(standard) is None
-    assert AdvancedPlayer(own_policy=True).own_model(uecda) is not None
+    assert AdvancedPlayer(own_policy=False).own_model(uecda) is None
     assert AdvancedPlayer(own_policy=True).own_model(standard) is not None
+    assert AdvancedPlayer().own_temperature == 1.0
     # The others' past plays are read by the policy where it models them.
     assert AdvancedPlayer().reading_model(uecda) is not None
     assert AdvancedPlayer().reading_model(standard) is None
@@ -314,21 +315,41 @@ def test_policy_opponents_legal_repeatable_and_really_used(players: int) -> None
 
 
 def test_the_seats_own_policy_is_really_used_and_repeatable() -> None:
-    # Asked for, the seat's own rollout moves are the policy's best: the same worlds and
-    # opponents' draws with the heuristic in its place (the default) give other figures.
+    # Under UECda's rules the seat's own rollout moves are drawn from the policy: the same
+    # worlds and opponents' draws with the heuristic in its place give other figures.
     positions = [o for o in random_positions(UECDA, 5, 40, seed=9) if len(o.legal) > 1]
     budget = Budget(playouts=50)
     differed = 0
     for i, obs in enumerate(positions[:12]):
-        a, b = AdvancedPlayer(own_policy=True), AdvancedPlayer(own_policy=True)
+        a, b = AdvancedPlayer(), AdvancedPlayer()
         move = a.choose_move(obs, random.Random(i), budget)
         assert move in obs.legal, obs.to_json()
         assert b.choose_move(obs, random.Random(i), budget) == move
         assert (a.last.means, a.last.visits) == (b.last.means, b.last.visits)
         if a.last.mode == "bandit":
-            heuristic_self = AdvancedPlayer()
+            heuristic_self = AdvancedPlayer(own_policy=False)
             heuristic_self.choose_move(obs, random.Random(i), budget)
             differed += heuristic_self.last.means != a.last.means
+    assert differed >= 3
+
+
+def test_the_seats_own_policy_on_its_best_move() -> None:
+    # own_temperature=0: the seat's rollout moves are the policy's best (the variant
+    # measured before), still a function of the observation and the seed, not the draws.
+    positions = [o for o in random_positions(UECDA, 5, 40, seed=11) if len(o.legal) > 1]
+    budget = Budget(playouts=50)
+    differed = 0
+    for i, obs in enumerate(positions[:12]):
+        a = AdvancedPlayer(own_temperature=0.0)
+        b = AdvancedPlayer(own_temperature=0.0)
+        move = a.choose_move(obs, random.Random(i), budget)
+        assert move in obs.legal, obs.to_json()
+        assert b.choose_move(obs, random.Random(i), budget) == move
+        assert (a.last.means, a.last.visits) == (b.last.means, b.last.visits)
+        if a.last.mode == "bandit":
+            drawn = AdvancedPlayer()
+            drawn.choose_move(obs, random.Random(i), budget)
+            differed += drawn.last.means != a.last.means
     assert differed >= 3
 
 
