@@ -109,13 +109,15 @@ def test_a_hint_answered_after_a_push_still_shows_and_goes_when_the_table_moves_
     page.wait_for_timeout(300)
     expect(hint.locator(".hint-box__suggestion")).not_to_be_empty()
     # The player moves: the table's version changes and the hint no longer applies.
-    legal = hand.get_attribute("data-legal") or "[]"
-    assert legal != "[]"
+    # data-legal lists the plays only: on a field the player cannot beat it is empty and
+    # passing is the move (the deal decides which, so both must be handled).
+    legal = json.loads(hand.get_attribute("data-legal") or "[]")
     version = page.locator("#table-version").get_attribute("data-version")
     if page.locator('[data-action="pass"]').is_enabled():
         press(page, '[data-action="pass"]')
     else:
-        for code in json.loads(legal)[0]["cards"]:
+        assert legal, "the player's turn offers neither a play nor a pass"
+        for code in legal[0]["cards"]:
             hand.locator(f'button[data-card="{code}"]').click()
         press(page, '[data-action="play"]')
     expect(page.locator("#table-version")).not_to_have_attribute("data-version", version or "")
