@@ -314,42 +314,35 @@ def test_policy_opponents_legal_repeatable_and_really_used(players: int) -> None
     assert read_differed >= 3  # the policy's reading of the plays chose other worlds
 
 
-def test_the_seats_own_policy_is_really_used_and_repeatable() -> None:
-    # Under UECda's rules the seat's own rollout moves are drawn from the policy: the same
-    # worlds and opponents' draws with the heuristic in its place give other figures.
-    positions = [o for o in random_positions(UECDA, 5, 40, seed=9) if len(o.legal) > 1]
+@pytest.mark.parametrize(
+    ("seed", "kind", "other"),
+    [
+        # Under UECda's rules the seat's own rollout moves are drawn from the policy: the
+        # same worlds and opponents' draws with the heuristic in its place give other figures.
+        (9, {}, {"own_policy": False}),
+        # own_temperature=0: the policy's best move (the variant measured before), not the
+        # draws.
+        (11, {"own_temperature": 0.0}, {}),
+    ],
+    ids=["drawn-vs-heuristic", "best-vs-drawn"],
+)
+def test_the_seats_own_policy_is_really_used_and_repeatable(
+    seed: int, kind: dict[str, float], other: dict[str, bool]
+) -> None:
+    # Either way the choice is a function of the observation and the seed.
+    positions = [o for o in random_positions(UECDA, 5, 40, seed=seed) if len(o.legal) > 1]
     budget = Budget(playouts=50)
     differed = 0
     for i, obs in enumerate(positions[:12]):
-        a, b = AdvancedPlayer(), AdvancedPlayer()
+        a, b = AdvancedPlayer(**kind), AdvancedPlayer(**kind)
         move = a.choose_move(obs, random.Random(i), budget)
         assert move in obs.legal, obs.to_json()
         assert b.choose_move(obs, random.Random(i), budget) == move
         assert (a.last.means, a.last.visits) == (b.last.means, b.last.visits)
         if a.last.mode == "bandit":
-            heuristic_self = AdvancedPlayer(own_policy=False)
-            heuristic_self.choose_move(obs, random.Random(i), budget)
-            differed += heuristic_self.last.means != a.last.means
-    assert differed >= 3
-
-
-def test_the_seats_own_policy_on_its_best_move() -> None:
-    # own_temperature=0: the seat's rollout moves are the policy's best (the variant
-    # measured before), still a function of the observation and the seed, not the draws.
-    positions = [o for o in random_positions(UECDA, 5, 40, seed=11) if len(o.legal) > 1]
-    budget = Budget(playouts=50)
-    differed = 0
-    for i, obs in enumerate(positions[:12]):
-        a = AdvancedPlayer(own_temperature=0.0)
-        b = AdvancedPlayer(own_temperature=0.0)
-        move = a.choose_move(obs, random.Random(i), budget)
-        assert move in obs.legal, obs.to_json()
-        assert b.choose_move(obs, random.Random(i), budget) == move
-        assert (a.last.means, a.last.visits) == (b.last.means, b.last.visits)
-        if a.last.mode == "bandit":
-            drawn = AdvancedPlayer()
-            drawn.choose_move(obs, random.Random(i), budget)
-            differed += drawn.last.means != a.last.means
+            compared = AdvancedPlayer(**other)
+            compared.choose_move(obs, random.Random(i), budget)
+            differed += compared.last.means != a.last.means
     assert differed >= 3
 
 
