@@ -1,8 +1,10 @@
 """Fit the policy's weights (:mod:`rules_engine.ai.policy`) to UECda game records.
 
-``python -m rules_engine.ai.train_policy RECORD [RECORD ...] [--out FILE]`` replays every
-game through the engine (:func:`rules_engine.uecda.records.replay`), turns each decision
-that had a choice into the policy's options and features, and fits the weights by maximum
+``python -m rules_engine.ai.train_policy RECORD [RECORD ...] [--out FILE] [--skip-player NAME]``
+replays every game through the engine (:func:`rules_engine.uecda.records.replay`), turns
+each decision that had a choice into the policy's options and features (``--skip-player``
+leaves out a player's: this project's own client in a tournament's record), and fits the
+weights by maximum
 likelihood (a softmax over the options, L2-regularised, Adam on the full batch). A tenth
 of the games is held out: the figures printed are the held-out log-likelihood and how
 often the policy's best option, and the intermediate heuristic's, is the move played.
@@ -29,8 +31,12 @@ from .policy import FOLLOW_FEATURES, LEAD_FEATURES, WEIGHTS_FILE, Weights, decis
 Example = tuple[list[list[float]], int, bool]
 
 
-def examples(games: Sequence[GameRecord]) -> tuple[list[Example], list[Example], dict[str, int]]:
-    """Lead and follow examples of every replayable decision with a choice."""
+def examples(
+    games: Sequence[GameRecord], skip: frozenset[str] = frozenset()
+) -> tuple[list[Example], list[Example], dict[str, int]]:
+    """Lead and follow examples of every replayable decision with a choice, except those
+    of players named in ``skip`` (a tournament's record holds this project's own moves,
+    which the policy must not learn from: it models the others)."""
     leads: list[Example] = []
     follows: list[Example] = []
     tally = {"decisions": 0, "uncovered": 0, "unreplayable_games": 0}
@@ -41,6 +47,8 @@ def examples(games: Sequence[GameRecord]) -> tuple[list[Example], list[Example],
         decisions = uncovered = 0
         try:
             for r, move in replay(game):
+                if game.names and game.names[r.to_act] in skip:
+                    continue
                 legal = round_legal(r)
                 ctx = round_context(r)
                 options, features = decision_features(ctx, legal)
@@ -123,15 +131,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=300)
     parser.add_argument("--l2", type=float, default=1e-3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--skip-player",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="leave out this player's decisions (e.g. this project's client in a tournament)",
+    )
     args = parser.parse_args(argv)
+    skip = frozenset(args.skip_player)
     games: list[GameRecord] = []
     for path in args.records:
         games.extend(read_records(path.read_text(encoding="utf-8", errors="replace")))
     random.Random(args.seed).shuffle(games)
     cut = len(games) // 10
     held, train = games[:cut], games[cut:]
-    lead_tr, follow_tr, tally = examples(train)
-    lead_ho, follow_ho, _ = examples(held)
+    lead_tr, follow_tr, tally = examples(train, skip)
+    lead_ho, follow_ho, _ = examples(held, skip)
     print(f"games {len(games)} (held out {len(held)}); {tally}", file=sys.stderr)
     result = {}
     for name, tr, ho, dim in (

@@ -9,7 +9,8 @@ turn through the engine (the ``uecda`` preset), so each decision comes out as th
 round it was made in and the legal move that was chosen; a record the engine does
 not accept is reported, never guessed at.
 
->>> text = '''/*
+>>> text = '''player fuji1 fuji2 fuji3 fuji4 advanced
+... /*
 ... game 0
 ... class 0 1 2 3 4
 ... seat 0 1 2 3 4
@@ -17,8 +18,8 @@ not accept is reported, never guessed at.
 ... play d-3 h-5 c-6 d-7 s-8
 ... result 4 0 1 2 3
 ... */'''
->>> [g.index for g in read_records(text)]
-[0]
+>>> [(g.index, g.names[4]) for g in read_records(text)]
+[(0, 'advanced')]
 >>> [str(m) for _, m in replay(read_records(text)[0])][:3]
 ['D3', 'H5', 'C6']
 """
@@ -51,6 +52,9 @@ class GameRecord:
     players: tuple[int, ...]  # player at each seat
     classes: tuple[int, ...]  # class of each seat (0 = daifugo)
     actions: tuple[str, ...]
+    #: The name of the player at each seat, from the record's ``player`` line (empty
+    #: when the record has none): a tournament's record holds this project's moves too.
+    names: tuple[str, ...] = ()
 
 
 def _card(token: str) -> int:
@@ -67,6 +71,9 @@ def _hands(line: str) -> list[int]:
 def read_records(text: str) -> list[GameRecord]:
     """Every game in a record's text."""
     games = []
+    # Names by player number, once at the top of a server's record.
+    header = re.search(r"^player[ \t]+(.*)$", text, flags=re.M)
+    names_by_player = header.group(1).split() if header else []
     for block in re.findall(r"/\*(.*?)\*/", text, flags=re.S):
         fields: dict[str, str] = {}
         for raw in block.strip().splitlines():
@@ -89,6 +96,9 @@ def read_records(text: str) -> list[GameRecord]:
                 players=tuple(players),
                 classes=tuple(classes_by_player[players[s]] for s in range(n)),
                 actions=actions,
+                names=tuple(names_by_player[players[s]] for s in range(n))
+                if len(names_by_player) == n
+                else (),
             )
         )
     return games

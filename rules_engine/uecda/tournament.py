@@ -10,6 +10,10 @@ correlated), first and last place rates, and the mean by the class brought into 
     python -m rules_engine.uecda.tournament --server ../fuji/out/server \\
         --opponent ../fuji/out/client --games 300 --port 42602 --level advanced
 
+With ``--server-log FILE`` the server also gets ``-l FILE`` (FujiGokoro's server writes the
+match's record there when the match ends; ``python -m rules_engine.ai.train_policy`` reads
+such records), and it is given time to write it.
+
 The server is started as ``SERVER -p PORT -g GAMES`` and each opponent as
 ``OPPONENT -h 127.0.0.1 -p PORT -n NAME`` (the options of UECda's reference programs), in
 ``--workdir`` (default: the folder above the server's, where FujiGokoro finds its
@@ -36,6 +40,8 @@ from ..ai import Budget
 from .client import GameRecord, run_client
 
 Z95 = 1.959964
+#: Seconds the server is given to write its record after the last game.
+SERVER_LOG_WAIT_S = 30
 
 
 def interval(values: Sequence[float]) -> tuple[float, float, float]:
@@ -103,6 +109,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--playouts", type=int, default=None)
     parser.add_argument("--batch", type=int, default=12, help="games per batch (batch means)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--server-log", type=Path, default=None, help="passed to the server as -l (its record)"
+    )
     args = parser.parse_args(argv)
     opponents = list(args.opponent)
     if len(opponents) == 1:
@@ -115,9 +124,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         budget = Budget(time_ms=args.budget_ms, playouts=args.playouts)
     procs: list[subprocess.Popen[bytes]] = []
     try:
+        command = [str(args.server.resolve()), "-p", str(args.port), "-g", str(args.games)]
+        if args.server_log is not None:
+            command += ["-l", str(args.server_log.resolve())]
         procs.append(
             subprocess.Popen(
-                [str(args.server.resolve()), "-p", str(args.port), "-g", str(args.games)],
+                command,
                 cwd=workdir,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
@@ -138,6 +150,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         records = run_client(
             "127.0.0.1", args.port, args.level, budget=budget, seed=args.seed, name=args.level
         )
+        if args.server_log is not None:
+            # The record is written as the server finishes the match.
+            try:
+                procs[0].wait(SERVER_LOG_WAIT_S)
+            except subprocess.TimeoutExpired:
+                print("the server did not finish; its record may be incomplete", file=sys.stderr)
     finally:
         for proc in procs:
             if proc.poll() is None:

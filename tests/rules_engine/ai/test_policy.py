@@ -171,3 +171,22 @@ def test_a_game_that_cannot_be_replayed_to_its_end_gives_no_examples() -> None:
     both = examples(good + bad)
     assert (len(both[0]), len(both[1])) == (len(leads), len(follows))
     assert both[2] == {**tally, "unreplayable_games": 1}
+
+
+def test_a_skipped_players_decisions_are_left_out_and_the_others_kept() -> None:
+    """A tournament's record holds this project's moves too: ``skip`` leaves them out."""
+    text = "player p0 p1 p2 p3 ours\n" + GAME.format(index=0, last="h-9 d-k")
+    game = read_records(text)
+    assert game[0].names == ("p0", "p1", "p2", "p3", "ours")
+    leads, follows, tally = examples(game)
+    seat0 = examples(game, frozenset({"p0"}))
+    assert seat0[2]["decisions"] < tally["decisions"]
+    assert seat0[2]["decisions"] > 0
+    assert seat0[2]["unreplayable_games"] == 0
+    # Seat 0 made the only lead with a choice.
+    assert leads and not seat0[0]
+    everyone = examples(game, frozenset({"p0", "p1", "p2", "p3", "ours"}))
+    assert everyone == ([], [], {"decisions": 0, "uncovered": 0, "unreplayable_games": 0})
+    # The unnamed record reads as before: nothing is skipped.
+    unnamed = read_records(GAME.format(index=0, last="h-9 d-k"))
+    assert examples(unnamed, frozenset({"p0"}))[2] == tally

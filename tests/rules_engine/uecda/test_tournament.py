@@ -19,3 +19,34 @@ def test_summary_counts_points_places_and_previous_classes():
     assert (s["first"], s["last"]) == (0.5, 0.25)
     assert s["by_previous_place"] == {"none": [1, 5.0], "1": [1, 1.0], "5": [1, 4.0], "2": [1, 5.0]}
     assert s["rejected"] == 1
+
+
+def test_the_server_gets_the_record_path_and_time_to_write_it(tmp_path, monkeypatch, capsys):
+    """``--server-log`` reaches the server as ``-l FILE``, and the script waits for the
+    server to finish (it writes its record as the match ends) before stopping it."""
+    import json
+    import sys
+
+    from rules_engine.uecda import tournament
+
+    server = tmp_path / "out" / "server"
+    server.parent.mkdir()
+    # A stand-in server: writes its record a moment after the games, then exits.
+    server.write_text(
+        f"#!{sys.executable}\n"
+        "import sys, time\n"
+        "time.sleep(1.5)\n"
+        "open(sys.argv[sys.argv.index('-l') + 1], 'w').write(' '.join(sys.argv[1:]))\n"
+    )
+    opponent = tmp_path / "out" / "client"
+    opponent.write_text(f"#!{sys.executable}\nimport time\ntime.sleep(30)\n")
+    for path in (server, opponent):
+        path.chmod(0o755)
+    monkeypatch.setattr(
+        tournament, "run_client", lambda *a, **k: [GameRecord(0, (0, 1, 2, 3, 4), None)]
+    )
+    log = tmp_path / "match.dat"
+    argv = ["--server", str(server), "--opponent", str(opponent), "--games", "1"]
+    assert tournament.main([*argv, "--port", "42999", "--server-log", str(log)]) == 0
+    assert log.read_text() == f"-p 42999 -g 1 -l {log}"
+    assert json.loads(capsys.readouterr().out)["games"] == 1
