@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules_engine import Action, Move, Observation, Refusal, Round, format_cards, parse_cards
-from rules_engine.ai.advanced import AdvancedPlayer, _playout
+from rules_engine.ai.advanced import AdvancedPlayer, playout
 from rules_engine.ai.intermediate import (
     context_from_observation,
     heuristic_move,
@@ -327,7 +327,7 @@ def review_decision(
             r = world.apply(found[c])
             assert not isinstance(r, Refusal)
             # The same rollout generator for every candidate in world j.
-            return float(_playout(r, hero, random.Random(f"{seed}:{j}"), 0.0))
+            return playout(r, hero, random.Random(f"{seed}:{j}"))
 
         cmp = compare(len(found), made_index, value, budget.worlds, budget.settle)
         worlds = cmp.worlds
@@ -542,7 +542,7 @@ def review_return(
         r = round_from_observation(obs, worlds.hands(j)).give(hero, found[c])
         if isinstance(r, Refusal):
             raise ValueError(f"return refused: {r.reason}")
-        return float(_playout(r, hero, random.Random(f"{seed}:{j}"), 0.0))
+        return playout(r, hero, random.Random(f"{seed}:{j}"))
 
     made_index = found.index(made)
     cmp = compare(len(found), made_index, value, budget.worlds, budget.settle)

@@ -61,7 +61,7 @@ from .intermediate import (
     unit_strength,
 )
 from .outlook import place_values
-from .policy import Weights, default_weights, policy_move
+from .policy import FITTED_PRESETS, Weights, default_weights, policy_move
 from .worlds import WorldSampler
 
 #: Thinking time per move when no budget is given (the play page may choose another).
@@ -97,7 +97,7 @@ PLAYOUT_TEMPERATURE = 0.0
 #: do clearly worse against beginners than the heuristic). A playout with them costs
 #: more, so a time budget buys fewer playouts; against 4 x FujiGokoro it was worth it
 #: all the same.
-POLICY_PRESETS = frozenset({"uecda"})
+POLICY_PRESETS = FITTED_PRESETS
 OPPONENT_TEMPERATURE = 1.0
 #: Under the same rules the seat's own rollout moves are drawn from the policy as well,
 #: at this temperature: a playout then follows what a strong player might do next, not
@@ -134,39 +134,66 @@ STOP_Z = 2.5
 _clock = time.thread_time
 
 
-def _playout(
-    r: Round,
-    hero: int,
-    rng: random.Random,
-    noise: float,
-    values: tuple[float, ...] | None = None,
-    policy: Weights | None = None,
-    temperature: float = 0.0,
-    opponents: Weights | None = None,
-    own: Weights | None = None,
-    own_temperature: float = OWN_TEMPERATURE,
-) -> float:
-    """The worth to ``hero`` of ``r`` played out with the rollout policy: ``values``
-    by place, or its points (n-1 for first ... 0 for last) without them. With
-    ``policy`` every seat plays the learned policy, else the intermediate heuristic;
-    with ``opponents`` the other seats draw their moves from those weights at
-    :data:`OPPONENT_TEMPERATURE`, with ``own`` the hero plays by them too, its best move
-    (``own_temperature`` 0) or a draw."""
+class Rollout:
+    """How a playout plays every seat to the end of the round, and what it scores.
+
+    By default every seat plays the intermediate heuristic
+    (:func:`~rules_engine.ai.intermediate.rollout_move`, passing where it would play with
+    chance ``noise``). ``every`` puts every seat on the learned policy instead, each move
+    drawn at ``temperature`` (0: its best). ``others`` draws the other seats' moves from
+    those weights at :data:`OPPONENT_TEMPERATURE`, and ``own`` the seat's own at
+    ``own_temperature``; they take precedence over ``every`` for the seats they cover.
+    The score is ``values`` by place (first .. last), or without them the place's points
+    (n-1 for first ... 0 for last).
+    """
+
+    __slots__ = ("values", "noise", "every", "temperature", "others", "own", "own_temperature")
+
+    def __init__(
+        self,
+        values: tuple[float, ...] | None = None,
+        noise: float = 0.0,
+        every: Weights | None = None,
+        temperature: float = 0.0,
+        others: Weights | None = None,
+        own: Weights | None = None,
+        own_temperature: float = OWN_TEMPERATURE,
+    ) -> None:
+        self.values = values
+        self.noise = noise
+        self.every = every
+        self.temperature = temperature
+        self.others = others
+        self.own = own
+        self.own_temperature = own_temperature
+
+
+#: Every seat the heuristic, scored by points: the game review's playouts.
+HEURISTIC_ROLLOUT = Rollout()
+
+
+def playout(r: Round, hero: int, rng: random.Random, how: Rollout = HEURISTIC_ROLLOUT) -> float:
+    """The worth to ``hero`` of ``r`` played out as ``how`` says (see :class:`Rollout`),
+    to the end of the round or until ``hero`` is out."""
+    own = how.own
+    others = how.others
+    every = how.every
     while r.phase == PLAY and r.hands[hero]:
         if r.to_act == hero and own is not None:
-            move = policy_move(r, rng, own_temperature, own)
-        elif r.to_act != hero and opponents is not None:
-            move = policy_move(r, rng, OPPONENT_TEMPERATURE, opponents)
-        elif policy is not None:
-            move = policy_move(r, rng, temperature, policy)
+            move = policy_move(r, rng, how.own_temperature, own)
+        elif r.to_act != hero and others is not None:
+            move = policy_move(r, rng, OPPONENT_TEMPERATURE, others)
+        elif every is not None:
+            move = policy_move(r, rng, how.temperature, every)
         else:
-            move = rollout_move(r, rng, noise)
+            move = rollout_move(r, rng, how.noise)
         nxt = r.apply(move)
         if isinstance(nxt, Refusal):  # pragma: no cover - would be a policy bug
             raise RuntimeError(f"rollout policy made an illegal move: {nxt.reason}")
         r = nxt
     place = hero_place(r, hero)
     assert place is not None
+    values = how.values
     if values is None:
         return float(r.n - 1 - place)
     return values[place]
@@ -466,15 +493,18 @@ class AdvancedPlayer:
         """UCB1 over ``k`` candidates; ``step(i, j)`` is candidate ``i`` applied in
         sampled world ``j``. Returns the index of the best-valued candidate."""
         hero = obs.seat
-        values = place_values(obs.rules, obs.players, obs.rounds_left)
+        how = Rollout(
+            values=place_values(obs.rules, obs.players, obs.rounds_left),
+            noise=self.noise,
+            every=self.policy,
+            temperature=self.temperature,
+            others=self.opponent_model(obs),
+            own=self.own_model(obs),
+            own_temperature=self.own_temperature,
+        )
         visits = [0] * k
         total = [0.0] * k
         squares = [0.0] * k
-        noise = self.noise
-        policy = self.policy
-        temperature = self.temperature
-        opponents = self.opponent_model(obs)
-        own = self.own_model(obs)
         n = 0
         clock = _clock
         while n < max_playouts:
@@ -491,18 +521,7 @@ class AdvancedPlayer:
                     if u > best_u:
                         best_u = u
                         c = i
-            value = _playout(
-                step(c, visits[c]),
-                hero,
-                rng,
-                noise,
-                values,
-                policy,
-                temperature,
-                opponents,
-                own,
-                self.own_temperature,
-            )
+            value = playout(step(c, visits[c]), hero, rng, how)
             visits[c] += 1
             total[c] += value
             squares[c] += value * value

@@ -13,9 +13,8 @@ them by maximum likelihood) and ship as ``policy_weights.json`` beside this modu
 rule effects are the engine's own predicates (``cuts``, ``toggles_revolution``,
 ``forbidden_finish``); nothing here restates a rule.
 
-Under the rules the weights were fitted to (UECda's), the advanced player's rollouts draw
-every seat's moves from this policy
-(:data:`~rules_engine.ai.advanced.POLICY_PRESETS`).
+Under the rules the weights were fitted to (UECda's, :data:`FITTED_PRESETS`), the advanced
+player's rollouts draw every seat's moves from this policy.
 
 >>> from rules_engine import RuleSet, Round
 >>> r = Round.start(RuleSet.preset("uecda"), ["D3 S3", "C5", "H6", "S7", "C9"])
@@ -98,6 +97,11 @@ FOLLOW_FEATURES: Final = (
 
 N_LEAD: Final = len(LEAD_FEATURES)
 N_FOLLOW: Final = len(FOLLOW_FEATURES)
+
+#: The presets whose games the shipped weights were fitted to (rules that started from
+#: one of them): there the policy models real play, and the computer players use it
+#: (the advanced player's rollouts and reading).
+FITTED_PRESETS: Final = frozenset({"uecda"})
 
 #: Found through the package (a compiled module's ``__file__`` is not beside it).
 WEIGHTS_FILE = Path(str(resources.files("rules_engine.ai").joinpath("policy_weights.json")))
