@@ -638,14 +638,36 @@ def return_order(hand: int, rules: RuleSet) -> list[int]:
 
 
 class IntermediatePlayer:
-    """The heuristic player. Deterministic: the random generator is not used."""
+    """The heuristic player; under the rules the learned policy was fitted to (UECda's,
+    :data:`~rules_engine.ai.policy.FITTED_PRESETS`), the policy's best move instead.
+    Deterministic: the random generator is not used.
 
-    def __init__(self, name: str = "intermediate") -> None:
+    ``policy`` ``None`` chooses by the rules; ``True`` or ``False`` forces one or the
+    other. In the site's presets the weights model nobody (played there they do clearly
+    worse against beginners than the heuristic), so the site's intermediate level stays
+    the heuristic.
+    """
+
+    def __init__(self, name: str = "intermediate", policy: bool | None = None) -> None:
         self.name = name
+        self.policy = policy
+
+    def uses_policy(self, obs: Observation) -> bool:
+        """Whether this seat plays the learned policy rather than the heuristic."""
+        if self.policy is not None:
+            return self.policy
+        # Imported here: the policy module builds on this one.
+        from .policy import FITTED_PRESETS
+
+        return obs.rules.preset_name in FITTED_PRESETS
 
     def choose_move(
         self, obs: Observation, rng: random.Random, budget: Budget | None = None
     ) -> Move:
+        if self.uses_policy(obs):
+            from .policy import observation_move
+
+            return observation_move(obs)
         return observation_choice(obs, heuristic_move)
 
     def choose_return(self, obs: Observation, rng: random.Random) -> int:

@@ -152,7 +152,8 @@ def place_values(rules: RuleSet, players: int, rounds_left: int | None) -> tuple
 
 
 def measure(preset: str, players: int, matches: int, seed: int | str = 1) -> Table:
-    """Transition frequencies from ``matches`` two-round matches of intermediate players."""
+    """Transition frequencies from ``matches`` two-round matches of the intermediate
+    heuristic at every seat."""
     from ..actions import Action
     from ..cards import format_cards
     from ..match import Match
@@ -160,7 +161,9 @@ def measure(preset: str, players: int, matches: int, seed: int | str = 1) -> Tab
     from .intermediate import IntermediatePlayer
 
     rules = RuleSet.preset(preset)
-    player = IntermediatePlayer()
+    # The heuristic in every preset, UECda's included (where the intermediate level plays
+    # the learned policy): the shipped tables were all measured by it.
+    player = IntermediatePlayer(policy=False)
     rng = random.Random(0)
     counts = [[0] * players for _ in range(players)]
     for i in range(matches):

@@ -14,7 +14,8 @@ rule effects are the engine's own predicates (``cuts``, ``toggles_revolution``,
 ``forbidden_finish``); nothing here restates a rule.
 
 Under the rules the weights were fitted to (UECda's, :data:`FITTED_PRESETS`), the advanced
-player's rollouts draw every seat's moves from this policy.
+player's rollouts draw every seat's moves from this policy and the intermediate level plays
+its best move.
 
 >>> from rules_engine import RuleSet, Round
 >>> r = Round.start(RuleSet.preset("uecda"), ["D3 S3", "C5", "H6", "S7", "C9"])
@@ -100,7 +101,7 @@ N_FOLLOW: Final = len(FOLLOW_FEATURES)
 
 #: The presets whose games the shipped weights were fitted to (rules that started from
 #: one of them): there the policy models real play, and the computer players use it
-#: (the advanced player's rollouts and reading).
+#: (the advanced player's rollouts and reading, the intermediate level's moves).
 FITTED_PRESETS: Final = frozenset({"uecda"})
 
 #: Found through the package (a compiled module's ``__file__`` is not beside it).

@@ -158,3 +158,36 @@ def test_forbidden_finish_predicate_agrees_with_the_engine() -> None:
                 checked += 1
         rng.random()
     assert checked > 1000
+
+
+def test_plays_the_learned_policy_under_the_rules_it_was_fitted_to() -> None:
+    """Under UECda's rules the level plays the policy's best move, legal and repeatable;
+    in the site's presets the heuristic, unless forced either way."""
+    from rules_engine.ai.intermediate import heuristic_move, observation_choice
+    from rules_engine.ai.policy import FITTED_PRESETS, observation_move
+
+    uecda = RuleSet.preset("uecda")
+    assert uecda.preset_name in FITTED_PRESETS
+    positions = list(random_positions(uecda, 5, 120, seed=17))
+    by_rules = IntermediatePlayer()
+    heuristic = IntermediatePlayer(policy=False)
+    differ = 0
+    for obs in positions:
+        move = by_rules.choose_move(obs, random.Random(0))
+        assert move in obs.legal
+        assert move == observation_move(obs)
+        assert move == by_rules.choose_move(obs, random.Random(7))
+        plain = heuristic.choose_move(obs, random.Random(0))
+        assert plain == observation_choice(obs, heuristic_move)
+        differ += move != plain
+    # The two really are different players (else the switch could be dead).
+    assert differ >= 10, differ
+    standard = list(random_positions(RuleSet.preset("standard"), 4, 120, seed=5))
+    forced = IntermediatePlayer(policy=True)
+    differ = 0
+    for obs in standard:
+        move = by_rules.choose_move(obs, random.Random(0))
+        assert move == observation_choice(obs, heuristic_move)
+        assert forced.choose_move(obs, random.Random(0)) == observation_move(obs)
+        differ += move != observation_move(obs)
+    assert differ >= 5, differ
