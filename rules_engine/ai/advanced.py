@@ -20,7 +20,8 @@ For each decision it
    policy was fitted to (UECda's), with a move drawn from that policy
    (:func:`~rules_engine.ai.policy.policy_move`), scoring the worth of
    the seat's place: its points, plus, when more rounds follow, what the class
-   it brings is worth in them (:func:`~rules_engine.ai.outlook.place_values`);
+   it brings is worth in them (:func:`~rules_engine.ai.outlook.place_values`;
+   under UECda's rules its points alone, :data:`OUTLOOK_WITH_POLICY`);
 5. stops at the budget (time or playouts), or earlier once the best mean is
    clearly ahead, and plays the candidate with the best expected worth.
 
@@ -114,6 +115,12 @@ OWN_TEMPERATURE = 1.0
 #: 4 x FujiGokoro: 2.80 over 450 games, 2.60 with the simple reading (see the README).
 READ_POLICY = True
 READ_WORLDS = 96
+#: Under the same rules a playout is scored by this game's points alone, not by the
+#: outlook of the class each place brings (:func:`~rules_engine.ai.outlook.place_values`):
+#: that table was measured by the intermediate heuristic's self-play, and against strong
+#: UECda players it made the search gamble for a high place with a weak hand (it played
+#: where FujiGokoro passed, and stronger cards where it played weaker ones). See the README.
+OUTLOOK_WITH_POLICY = False
 #: The solver takes over when two players hold at most this many cards together.
 ENDGAME_CARDS = 12
 SOLVER_WORLDS = 16
@@ -254,6 +261,7 @@ class AdvancedPlayer:
         own_policy: bool | None = None,
         own_temperature: float | None = None,
         read_policy: bool | None = None,
+        outlook: bool | None = None,
     ) -> None:
         self.name = name
         self.budget = budget if budget is not None else DEFAULT_BUDGET
@@ -270,6 +278,8 @@ class AdvancedPlayer:
         self.own_temperature = OWN_TEMPERATURE if own_temperature is None else own_temperature
         #: ``None``: by the rules (:data:`POLICY_PRESETS`, :data:`READ_POLICY`).
         self.read_policy = read_policy
+        #: ``None``: by the rules (:data:`POLICY_PRESETS`, :data:`OUTLOOK_WITH_POLICY`).
+        self.outlook = outlook
         self.last = SearchStats()
 
     def opponent_model(self, obs: Observation) -> Weights | None:
@@ -286,6 +296,15 @@ class AdvancedPlayer:
         if use is None:
             use = READ_POLICY and obs.rules.preset_name in POLICY_PRESETS
         return default_weights() if use and self.weighting else None
+
+    def place_values(self, obs: Observation) -> tuple[float, ...]:
+        """What each place (first .. last) is worth to the playouts: with the outlook of
+        the rounds still to come (:func:`~rules_engine.ai.outlook.place_values`), or this
+        game's points alone."""
+        use = self.outlook
+        if use is None:
+            use = OUTLOOK_WITH_POLICY or obs.rules.preset_name not in POLICY_PRESETS
+        return place_values(obs.rules, obs.players, obs.rounds_left if use else 0)
 
     def _worlds(self, obs: Observation, rng: random.Random) -> _Worlds:
         model = self.reading_model(obs)
@@ -494,7 +513,7 @@ class AdvancedPlayer:
         sampled world ``j``. Returns the index of the best-valued candidate."""
         hero = obs.seat
         how = Rollout(
-            values=place_values(obs.rules, obs.players, obs.rounds_left),
+            values=self.place_values(obs),
             noise=self.noise,
             every=self.policy,
             temperature=self.temperature,

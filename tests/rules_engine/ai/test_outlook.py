@@ -12,6 +12,7 @@ from rules_engine import Match, RuleSet
 from rules_engine.ai import Budget
 from rules_engine.ai.advanced import AdvancedPlayer
 from rules_engine.ai.outlook import MIN_GAP, TRANSITIONS, measure, place_values
+from rules_engine.observation import Observation
 from rules_engine.rules import PRESET_PLAYERS
 
 
@@ -85,15 +86,29 @@ def test_a_match_tells_each_round_how_many_rounds_follow() -> None:
     assert m.observe(0).to_json()["rounds_left"] == 4
 
 
-def test_the_advanced_player_scores_playouts_by_the_worth_of_places() -> None:
+def _means(player: AdvancedPlayer, obs: Observation) -> list[float]:
+    player.choose_move(obs, random.Random(3), Budget(playouts=120))
+    assert player.last.visits
+    return player.last.means
+
+
+@pytest.mark.parametrize(("preset", "players"), [("standard", 4), ("uecda", 5)])
+def test_the_advanced_player_scores_playouts_by_the_worth_of_places(
+    preset: str, players: int
+) -> None:
     # The mean of a candidate is the worth of its places, shown in points: with more
     # rounds to come the same search reports other means.
-    m = Match.new(RuleSet.preset("uecda"), players=5, rounds=3, seed=4)
+    m = Match.new(RuleSet.preset(preset), players=players, rounds=3, seed=4)
     obs = m.observe(m.round.to_act)
     assert obs.rounds_left == 2
     last = dataclasses.replace(obs, rounds_left=0)
-    a, b = AdvancedPlayer(), AdvancedPlayer()
-    a.choose_move(obs, random.Random(3), Budget(playouts=120))
-    b.choose_move(last, random.Random(3), Budget(playouts=120))
-    assert a.last.visits and b.last.visits
-    assert a.last.means != b.last.means
+    with_outlook = AdvancedPlayer(outlook=True)
+    assert _means(with_outlook, obs) != _means(AdvancedPlayer(outlook=True), last)
+    # Points alone: the rounds to come change nothing.
+    assert _means(AdvancedPlayer(outlook=False), obs) == _means(AdvancedPlayer(), last)
+    # By the rules: the outlook in the site's presets, points alone under UECda's.
+    by_rules = _means(AdvancedPlayer(), obs)
+    assert (by_rules == _means(with_outlook, obs)) == (preset == "standard")
+    assert AdvancedPlayer().place_values(obs) == AdvancedPlayer(
+        outlook=preset == "standard"
+    ).place_values(obs)
