@@ -62,7 +62,7 @@ from .intermediate import (
     unit_strength,
 )
 from .outlook import place_values
-from .policy import FITTED_PRESETS, Weights, default_weights, policy_move
+from .policy import FITTED_PRESETS, Weights, default_weights, fitted, policy_move
 from .worlds import WorldSampler
 
 #: Thinking time per move when no budget is given (the play page may choose another).
@@ -286,7 +286,7 @@ class AdvancedPlayer:
         """The weights the other seats play by in rollouts (``None``: the heuristic)."""
         use = self.opponent_policy
         if use is None:
-            use = self.policy is None and obs.rules.preset_name in POLICY_PRESETS
+            use = self.policy is None and fitted(obs.rules)
         return default_weights() if use else None
 
     def reading_model(self, obs: Observation) -> Weights | None:
@@ -294,7 +294,7 @@ class AdvancedPlayer:
         (``None``: the simple play model of :mod:`~rules_engine.ai.worlds`)."""
         use = self.read_policy
         if use is None:
-            use = READ_POLICY and obs.rules.preset_name in POLICY_PRESETS
+            use = READ_POLICY and fitted(obs.rules)
         return default_weights() if use and self.weighting else None
 
     def place_values(self, obs: Observation) -> tuple[float, ...]:
@@ -303,7 +303,7 @@ class AdvancedPlayer:
         game's points alone."""
         use = self.outlook
         if use is None:
-            use = OUTLOOK_WITH_POLICY or obs.rules.preset_name not in POLICY_PRESETS
+            use = OUTLOOK_WITH_POLICY or not fitted(obs.rules)
         return place_values(obs.rules, obs.players, obs.rounds_left if use else 0)
 
     def _worlds(self, obs: Observation, rng: random.Random) -> _Worlds:
@@ -317,7 +317,7 @@ class AdvancedPlayer:
         policy)."""
         use = self.own_policy
         if use is None:
-            use = OWN_POLICY and self.policy is None and obs.rules.preset_name in POLICY_PRESETS
+            use = OWN_POLICY and self.policy is None and fitted(obs.rules)
         return default_weights() if use else None
 
     # -- the exchange --------------------------------------------------------------

@@ -657,9 +657,9 @@ class IntermediatePlayer:
         if self.policy is not None:
             return self.policy
         # Imported here: the policy module builds on this one.
-        from .policy import FITTED_PRESETS
+        from .policy import fitted
 
-        return obs.rules.preset_name in FITTED_PRESETS
+        return fitted(obs.rules)
 
     def choose_move(
         self, obs: Observation, rng: random.Random, budget: Budget | None = None

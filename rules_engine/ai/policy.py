@@ -37,6 +37,7 @@ from ..cards import JOKER_RANK, JOKER_SHIFT, RANK_2, RANK_3, SPADE_3
 from ..effects import cuts, forbidden_finish, toggles_revolution
 from ..moves import PASS_FORM, SEQUENCE, SINGLE, Move
 from ..observation import Observation
+from ..rules import RuleSet
 from ..state import Round
 from .intermediate import (
     Context,
@@ -103,6 +104,17 @@ N_FOLLOW: Final = len(FOLLOW_FEATURES)
 #: one of them): there the policy models real play, and the computer players use it
 #: (the advanced player's rollouts and reading, the intermediate level's moves).
 FITTED_PRESETS: Final = frozenset({"uecda"})
+
+
+def fitted(rules: RuleSet) -> bool:
+    """Whether ``rules`` started from a preset the shipped weights were fitted to: the one
+    test every rule-gated use of the policy asks.
+
+    >>> fitted(RuleSet.preset("uecda")), fitted(RuleSet.preset("standard"))
+    (True, False)
+    """
+    return rules.preset_name in FITTED_PRESETS
+
 
 #: Found through the package (a compiled module's ``__file__`` is not beside it).
 WEIGHTS_FILE = Path(str(resources.files("rules_engine.ai").joinpath("policy_weights.json")))

@@ -4,10 +4,10 @@
 replays every game through the engine (:func:`rules_engine.uecda.records.replay`), turns
 each decision that had a choice into the policy's options and features (``--skip-player``
 leaves out a player's: this project's own client in a tournament's record), and fits the
-weights by maximum
-likelihood (a softmax over the options, L2-regularised, Adam on the full batch). A tenth
-of the games is held out: the figures printed are the held-out log-likelihood and how
-often the policy's best option, and the intermediate heuristic's, is the move played.
+weights by maximum likelihood (a softmax over the options, L2-regularised, Adam on the full
+batch). A tenth of the games is held out: the figures printed are the held-out
+log-likelihood and how often the policy's best option, and the intermediate heuristic's,
+is the move played.
 
 Pure Python (the engine has no numeric dependency): a few tens of thousands of decisions
 fit in a minute or two.
