@@ -44,12 +44,13 @@ def think(obs: Observation, level: str, seed: str, budget: Budget) -> Action:
 
 def safe_action(obs: Observation, heuristic: bool = True) -> Action:
     """A legal action for the seat that cannot fail the way a search might: the
-    intermediate heuristic's choice, or (``heuristic=False``, or when that raises) the
-    weakest legal play: a pass when allowed, else the smallest, lowest move; in the
-    exchange the lowest cards owed."""
+    intermediate level's choice without its search (the heuristic; under the rules the
+    learned policy was fitted to, that policy's best move), or (``heuristic=False``, or
+    when that raises) the weakest legal play: a pass when allowed, else the smallest,
+    lowest move; in the exchange the lowest cards owed."""
     if heuristic:
         try:
-            player = IntermediatePlayer()
+            player = IntermediatePlayer(playouts=0)
             rng = random.Random(0)
             if obs.phase == "exchange":
                 return Action.give(obs.seat, format_cards(player.choose_return(obs, rng)))

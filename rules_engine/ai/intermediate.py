@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from ..cards import (
     JOKER_RANK,
@@ -47,6 +47,9 @@ from ..observation import Observation
 from ..rules import RuleSet
 from ..state import Round
 from .base import Budget, group_move, sequence_move, strength
+
+if TYPE_CHECKING:
+    from .advanced import AdvancedPlayer
 
 # -- planning ---------------------------------------------------------------------------
 
@@ -637,23 +640,36 @@ def return_order(hand: int, rules: RuleSet) -> list[int]:
     return [card for _, card in scored]
 
 
+#: Under the fitted rules, the playouts of the level's short search (the advanced
+#: player's, at a fixed count and no clock, so a move is a pure function of the
+#: observation and the seed): enough to catch what the policy's one glance misses,
+#: a sixtieth of the advanced level's budget.
+SEARCH_PLAYOUTS: Final = 100
+
+
 class IntermediatePlayer:
     """The heuristic player; under the rules the learned policy was fitted to (UECda's,
-    :data:`~rules_engine.ai.policy.FITTED_PRESETS`), the policy's best move instead.
-    Deterministic: the random generator is not used.
+    :data:`~rules_engine.ai.policy.FITTED_PRESETS`), a short search instead: the
+    advanced player's, at :data:`SEARCH_PLAYOUTS` playouts whatever budget it is given,
+    its rollouts drawn from the policy (``playouts=0``: the policy's best move alone).
 
     ``policy`` ``None`` chooses by the rules; ``True`` or ``False`` forces one or the
     other. In the site's presets the weights model nobody (played there they do clearly
     worse against beginners than the heuristic), so the site's intermediate level stays
-    the heuristic.
+    the heuristic, deterministic: the random generator is not used.
     """
 
-    def __init__(self, name: str = "intermediate", policy: bool | None = None) -> None:
+    def __init__(
+        self, name: str = "intermediate", policy: bool | None = None, playouts: int | None = None
+    ) -> None:
         self.name = name
         self.policy = policy
+        self.playouts = SEARCH_PLAYOUTS if playouts is None else playouts
+        if self.playouts < 0:
+            raise ValueError("playouts must be at least 0")
 
     def uses_policy(self, obs: Observation) -> bool:
-        """Whether this seat plays the learned policy rather than the heuristic."""
+        """Whether this seat plays by the learned policy rather than the heuristic."""
         if self.policy is not None:
             return self.policy
         # Imported here: the policy module builds on this one.
@@ -661,9 +677,30 @@ class IntermediatePlayer:
 
         return fitted(obs.rules)
 
+    def _search(self, obs: Observation) -> AdvancedPlayer | None:
+        """The short search this seat plays by, if it searches at all."""
+        if not self.playouts or not self.uses_policy(obs):
+            return None
+        # Imported here: the advanced player builds on this module.
+        from .advanced import AdvancedPlayer
+
+        # The policy is forced on for every seat of the rollouts, as the fitted rules
+        # would have it, so that policy=True means the same player under any rules.
+        return AdvancedPlayer(
+            self.name,
+            Budget(playouts=self.playouts),
+            opponent_policy=True,
+            own_policy=True,
+            read_policy=True,
+            outlook=False,
+        )
+
     def choose_move(
         self, obs: Observation, rng: random.Random, budget: Budget | None = None
     ) -> Move:
+        search = self._search(obs)
+        if search is not None:
+            return search.choose_move(obs, rng, Budget(playouts=self.playouts))
         if self.uses_policy(obs):
             from .policy import observation_move
 
@@ -671,6 +708,9 @@ class IntermediatePlayer:
         return observation_choice(obs, heuristic_move)
 
     def choose_return(self, obs: Observation, rng: random.Random) -> int:
+        search = self._search(obs)
+        if search is not None:
+            return search.choose_return(obs, rng, Budget(playouts=self.playouts))
         return return_cards(obs.hand, obs.owe, obs.rules)
 
 

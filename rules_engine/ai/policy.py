@@ -14,8 +14,8 @@ rule effects are the engine's own predicates (``cuts``, ``toggles_revolution``,
 ``forbidden_finish``); nothing here restates a rule.
 
 Under the rules the weights were fitted to (UECda's, :data:`FITTED_PRESETS`), the advanced
-player's rollouts draw every seat's moves from this policy and the intermediate level plays
-its best move.
+player's rollouts draw every seat's moves from this policy, and so do those of the
+intermediate level's short search.
 
 >>> from rules_engine import RuleSet, Round
 >>> r = Round.start(RuleSet.preset("uecda"), ["D3 S3", "C5", "H6", "S7", "C9"])

@@ -164,6 +164,26 @@ def test_the_safe_action_is_legal_in_play_and_in_the_exchange() -> None:
         r = nxt
 
 
+def test_the_safe_action_never_searches() -> None:
+    """Under the rules where the intermediate level searches (UECda's), the fallback is
+    its choice without the search: the learned policy's best move, whatever the seed."""
+    from rules_engine import Round, RuleSet, observe
+    from rules_engine.ai.policy import observation_move
+    from rules_engine.state import PLAY
+
+    r = Round.deal(RuleSet.preset("uecda"), 5, seed=4)
+    seen = 0
+    while r.phase == PLAY and seen < 30:
+        obs = observe(r, r.to_act)
+        move = observation_move(obs)
+        assert thinking.safe_action(obs) == thinking._action(obs.seat, move)
+        nxt = r.apply(move)
+        assert not isinstance(nxt, Refusal)
+        r = nxt
+        seen += 1
+    assert seen >= 20
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_two_drivers_of_one_game_compute_each_turn_once(
     thread_pool: computers.FairPool, monkeypatch: pytest.MonkeyPatch

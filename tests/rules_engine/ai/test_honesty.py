@@ -10,7 +10,7 @@ import pytest
 from aihelpers import TABLES, reshuffled_first_round, weakest
 
 from rules_engine import Round, RuleSet, observe
-from rules_engine.ai import AdvancedPlayer, Budget, make_player
+from rules_engine.ai import AdvancedPlayer, Budget, IntermediatePlayer, make_player
 from rules_engine.cards import JOKER_SHIFT, JOKER_UNIT
 from rules_engine.state import EXCHANGE, PLAY
 
@@ -125,3 +125,26 @@ def test_policy_opponents_keep_the_search_honest() -> None:
     rules = RuleSet.preset("uecda")
     assert AdvancedPlayer().opponent_model(observe(Round.deal(rules, 5, seed=0), 0)) is not None
     assert reshuffled_choices(rules, 5) >= 1
+
+
+def test_the_intermediate_levels_short_search_is_honest_too() -> None:
+    # Under UECda's rules the intermediate level searches (the advanced player's search
+    # at a few playouts): equal observations, different hidden hands, the same move.
+    rules = RuleSet.preset("uecda")
+    checked = 0
+    for seed in range(40):
+        pair = reshuffled_first_round(rules, 5, seed, steps=seed % 23)
+        if pair is None:
+            continue
+        r1, r2, hero = pair
+        if len(r1.legal_moves()) < 2:
+            continue
+        o1, o2 = observe(r1, hero), observe(r2, hero)
+        assert o1 == o2 and r1.hands != r2.hands
+        m1 = IntermediatePlayer(playouts=40).choose_move(o1, random.Random(seed))
+        m2 = IntermediatePlayer(playouts=40).choose_move(o2, random.Random(seed))
+        assert m1 == m2
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3

@@ -10,9 +10,9 @@ import pytest
 from aihelpers import TABLES, random_positions
 
 from rules_engine import Round, RuleSet, observe
-from rules_engine.ai import IntermediatePlayer, make_player
+from rules_engine.ai import DEFAULT_BUDGET, AdvancedPlayer, Budget, IntermediatePlayer, make_player
 from rules_engine.ai.intermediate import FALLBACKS, plan, rollout_move
-from rules_engine.cards import format_cards, parse_cards
+from rules_engine.cards import count, format_cards, parse_cards
 from rules_engine.effects import forbidden_finish
 from rules_engine.state import PLAY
 
@@ -160,34 +160,71 @@ def test_forbidden_finish_predicate_agrees_with_the_engine() -> None:
     assert checked > 1000
 
 
-def test_plays_the_learned_policy_under_the_rules_it_was_fitted_to() -> None:
-    """Under UECda's rules the level plays the policy's best move, legal and repeatable;
-    in the site's presets the heuristic, unless forced either way."""
-    from rules_engine.ai.intermediate import heuristic_move, observation_choice
+def test_searches_briefly_under_the_rules_the_policy_was_fitted_to() -> None:
+    """Under UECda's rules the level is the advanced player's search at a few playouts
+    (its rollouts drawn from the learned policy): legal, the same move as that search with
+    the same seed, repeatable, and really a search (it overrules the policy's own best
+    move). ``playouts=0`` plays the policy's best move alone."""
+    from rules_engine.ai.intermediate import SEARCH_PLAYOUTS
     from rules_engine.ai.policy import FITTED_PRESETS, observation_move
 
     uecda = RuleSet.preset("uecda")
     assert uecda.preset_name in FITTED_PRESETS
-    positions = list(random_positions(uecda, 5, 120, seed=17))
-    by_rules = IntermediatePlayer()
-    heuristic = IntermediatePlayer(policy=False)
+    assert 0 < SEARCH_PLAYOUTS < (DEFAULT_BUDGET.playouts or 0) // 10
+    assert IntermediatePlayer().playouts == SEARCH_PLAYOUTS
+    budget = Budget(playouts=40)
+    short = IntermediatePlayer(playouts=40)
+    glance = IntermediatePlayer(playouts=0)
     differ = 0
-    for obs in positions:
-        move = by_rules.choose_move(obs, random.Random(0))
+    for i, obs in enumerate(random_positions(uecda, 5, 30, seed=17)):
+        move = short.choose_move(obs, random.Random(i))
         assert move in obs.legal
-        assert move == observation_move(obs)
-        assert move == by_rules.choose_move(obs, random.Random(7))
-        plain = heuristic.choose_move(obs, random.Random(0))
-        assert plain == observation_choice(obs, heuristic_move)
-        differ += move != plain
-    # The two really are different players (else the switch could be dead).
-    assert differ >= 10, differ
-    standard = list(random_positions(RuleSet.preset("standard"), 4, 120, seed=5))
-    forced = IntermediatePlayer(policy=True)
+        # Whatever budget it is handed, the level thinks for its own playouts.
+        assert move == short.choose_move(obs, random.Random(i), Budget(playouts=5000))
+        assert move == AdvancedPlayer().choose_move(obs, random.Random(i), budget)
+        assert glance.choose_move(obs, random.Random(i)) == observation_move(obs)
+        differ += move != observation_move(obs)
+    # The search is not the policy's glance under another name.
+    assert differ >= 3, differ
+
+
+def test_searches_its_exchange_under_the_fitted_rules() -> None:
+    uecda = RuleSet.preset("uecda")
+    checked = 0
+    for seed in range(6):
+        r = Round.deal(uecda, 5, f"give:{seed}", previous=[0, 1, 2, 3, 4])
+        for seat in range(5):
+            if not r.owed[seat]:
+                continue
+            obs = observe(r, seat)
+            cards = IntermediatePlayer(playouts=30).choose_return(obs, random.Random(seed))
+            assert cards & obs.hand == cards and count(cards) == obs.owe
+            expected = AdvancedPlayer().choose_return(obs, random.Random(seed), Budget(playouts=30))
+            assert cards == expected
+            checked += 1
+    assert checked >= 6
+
+
+def test_the_heuristic_in_the_sites_presets_unless_forced() -> None:
+    """In the site's presets the level is the heuristic, searches nothing and ignores its
+    generator; forced onto the policy it plays it there too."""
+    from rules_engine.ai.intermediate import heuristic_move, observation_choice
+    from rules_engine.ai.policy import observation_move
+
+    by_rules = IntermediatePlayer()
+    forced = IntermediatePlayer(policy=True, playouts=0)
     differ = 0
-    for obs in standard:
+    for obs in random_positions(RuleSet.preset("standard"), 4, 120, seed=5):
         move = by_rules.choose_move(obs, random.Random(0))
         assert move == observation_choice(obs, heuristic_move)
         assert forced.choose_move(obs, random.Random(0)) == observation_move(obs)
         differ += move != observation_move(obs)
     assert differ >= 5, differ
+    uecda = list(random_positions(RuleSet.preset("uecda"), 5, 40, seed=3))
+    heuristic = IntermediatePlayer(policy=False)
+    for obs in uecda:
+        assert heuristic.choose_move(obs, random.Random(1)) == observation_choice(
+            obs, heuristic_move
+        )
+    with pytest.raises(ValueError):
+        IntermediatePlayer(playouts=-1)
