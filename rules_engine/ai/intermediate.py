@@ -11,6 +11,9 @@ finish" cards before its last combination, and presses (plays its strong
 cards, leads what a short hand cannot follow) when an opponent is about to
 go out.
 
+Under the rules the learned policy was fitted to (UECda's) the level is a short search
+instead (:class:`IntermediatePlayer`); the site's presets keep the planner.
+
 The same decision functions, fed from a :class:`~rules_engine.state.Round`
 of a *sampled* world instead of an observation, are the advanced player's
 fast rollout policy (:func:`rollout_move`).
