@@ -670,6 +670,23 @@ class IntermediatePlayer:
         self.playouts = SEARCH_PLAYOUTS if playouts is None else playouts
         if self.playouts < 0:
             raise ValueError("playouts must be at least 0")
+        #: The short search, built once (``None`` with ``playouts=0``).
+        self.search: AdvancedPlayer | None = None
+        if self.playouts:
+            # Imported here: the advanced player builds on this module.
+            from .advanced import AdvancedPlayer
+
+            # The policy is forced on for every seat of the rollouts, as the fitted rules
+            # would have it, so that policy=True means the same player under any rules;
+            # its own budget is the only one it uses.
+            self.search = AdvancedPlayer(
+                name,
+                Budget(playouts=self.playouts),
+                opponent_policy=True,
+                own_policy=True,
+                read_policy=True,
+                outlook=False,
+            )
 
     def uses_policy(self, obs: Observation) -> bool:
         """Whether this seat plays by the learned policy rather than the heuristic."""
@@ -680,40 +697,20 @@ class IntermediatePlayer:
 
         return fitted(obs.rules)
 
-    def _search(self, obs: Observation) -> AdvancedPlayer | None:
-        """The short search this seat plays by, if it searches at all."""
-        if not self.playouts or not self.uses_policy(obs):
-            return None
-        # Imported here: the advanced player builds on this module.
-        from .advanced import AdvancedPlayer
-
-        # The policy is forced on for every seat of the rollouts, as the fitted rules
-        # would have it, so that policy=True means the same player under any rules.
-        return AdvancedPlayer(
-            self.name,
-            Budget(playouts=self.playouts),
-            opponent_policy=True,
-            own_policy=True,
-            read_policy=True,
-            outlook=False,
-        )
-
     def choose_move(
         self, obs: Observation, rng: random.Random, budget: Budget | None = None
     ) -> Move:
-        search = self._search(obs)
-        if search is not None:
-            return search.choose_move(obs, rng, Budget(playouts=self.playouts))
-        if self.uses_policy(obs):
-            from .policy import observation_move
+        if not self.uses_policy(obs):
+            return observation_choice(obs, heuristic_move)
+        if self.search is not None:
+            return self.search.choose_move(obs, rng)
+        from .policy import observation_move
 
-            return observation_move(obs)
-        return observation_choice(obs, heuristic_move)
+        return observation_move(obs)
 
     def choose_return(self, obs: Observation, rng: random.Random) -> int:
-        search = self._search(obs)
-        if search is not None:
-            return search.choose_return(obs, rng, Budget(playouts=self.playouts))
+        if self.search is not None and self.uses_policy(obs):
+            return self.search.choose_return(obs, rng)
         return return_cards(obs.hand, obs.owe, obs.rules)
 
 

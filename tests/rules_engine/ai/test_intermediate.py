@@ -217,6 +217,7 @@ def test_the_heuristic_in_the_sites_presets_unless_forced() -> None:
     for obs in random_positions(RuleSet.preset("standard"), 4, 120, seed=5):
         move = by_rules.choose_move(obs, random.Random(0))
         assert move == observation_choice(obs, heuristic_move)
+        assert move == by_rules.choose_move(obs, random.Random(99))
         assert forced.choose_move(obs, random.Random(0)) == observation_move(obs)
         differ += move != observation_move(obs)
     assert differ >= 5, differ
