@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import AXE_HINT, SETTLED, DaphneServer, axe_script, page_problems
+from tests.browser.test_play_browser import play_round_by_keyboard
 
 # What the site promises: WCAG 2.1 A and AA, plus axe's best practices.
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
@@ -245,3 +246,34 @@ def test_profile_rated_and_replay_pages_have_no_axe_violations(
     expect(player.locator('[data-testid="replay"]')).to_be_visible()
     assert_no_violations(player, f"a replay ({lang}, {scheme})")
     assert page_problems(pages[0]) == [] and page_problems(pages[1]) == []
+
+
+@pytest.mark.parametrize(
+    ("lang", "locale", "view", "scheme"),
+    [("zh-hans", "zh-CN", "oblique", "light"), ("ja", "ja-JP", "flat", "dark")],
+)
+def test_a_finished_round_has_no_axe_violations(
+    axe_ready: None,
+    daphne_server: DaphneServer,
+    new_page: Any,
+    lang: str,
+    locale: str,
+    view: str,
+    scheme: str,
+) -> None:
+    """The game page once a round is over: every seat has gone out, so the seats' plates
+    show their places in the look of a finished seat (at reduced opacity, their grey text
+    fell below 4.5:1), and the round's result is on the page."""
+    page = new_page(locale=locale, color_scheme=scheme)
+    page.goto(f"{daphne_server.url}/{lang}/play/")
+    page.evaluate("(view) => { localStorage.setItem('daifugo.table.view', view); }", view)
+    page.locator('select[name="table"]').select_option("4")
+    page.locator('select[name="speed"]').select_option("300")
+    page.locator('select[name="rounds"]').select_option("3")
+    page.locator('[data-action="start"]').click()
+    page.wait_for_selector(f'[data-table-stage][data-table-view="{view}"]')
+    play_round_by_keyboard(page)
+    expect(page.locator('[data-testid="round-result"]')).to_be_visible()
+    assert page.locator(".seat--out").count() >= 3
+    assert_no_violations(page, f"a finished round, {view} view, {scheme} theme ({lang})")
+    assert page_problems(page) == []
