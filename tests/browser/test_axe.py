@@ -263,7 +263,8 @@ def test_a_finished_round_has_no_axe_violations(
 ) -> None:
     """The game page once a round is over: every seat has gone out, so the seats' plates
     show their places in the look of a finished seat (at reduced opacity, their grey text
-    fell below 4.5:1), and the round's result is on the page."""
+    fell below 4.5:1), and the round's result is on the page; then the next round's
+    exchange."""
     page = new_page(locale=locale, color_scheme=scheme)
     page.goto(f"{daphne_server.url}/{lang}/play/")
     page.evaluate("(view) => { localStorage.setItem('daifugo.table.view', view); }", view)
@@ -276,4 +277,9 @@ def test_a_finished_round_has_no_axe_violations(
     expect(page.locator('[data-testid="round-result"]')).to_be_visible()
     assert page.locator(".seat--out").count() >= 3
     assert_no_violations(page, f"a finished round, {view} view, {scheme} theme ({lang})")
+    # The next round opens with the exchange (at four seats every seat takes part): the
+    # cards given and received, or the choice still owed.
+    page.locator('[data-action="next"]').click()
+    expect(page.locator('[data-testid="exchange"]')).to_be_visible(timeout=30_000)
+    assert_no_violations(page, f"the exchange, {view} view, {scheme} theme ({lang})")
     assert page_problems(page) == []
