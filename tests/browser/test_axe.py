@@ -1,7 +1,8 @@
 """axe-core in a real browser: 0 violations (WCAG 2.1 A/AA and best practices) on every
 kind of page, in both languages: content pages, the play set-up, the game page in each
-view (and at a round's end, then the next exchange), a room, a hotseat table (curtain down and hand shown), review, the checker, the
-account pages, a rated game and a replay; the pages with a dark theme in both themes.
+view (and at a round's end, then the next exchange), a room, a hotseat table (curtain
+down and hand shown), review, the checker, the account pages, a rated game and a replay;
+the pages with a dark theme in both themes.
 
 axe-core is an npm package, installed outside the repository's tracked files by
 ``make axe`` (``npm install --prefix .cache/axe axe-core@4``; .ci/run does it). Without it
