@@ -2,7 +2,7 @@
 kind of page, in both languages: content pages, the play set-up, the game page in each
 view (and at a round's end, then the next exchange), a room, a hotseat table (curtain
 down and hand shown), review, the checker, the account pages, a rated game and a replay;
-the pages with a dark theme in both themes.
+every page in both themes.
 
 axe-core is an npm package, installed outside the repository's tracked files by
 ``make axe`` (``npm install --prefix .cache/axe axe-core@4``; .ci/run does it). Without it
@@ -86,6 +86,7 @@ def axe_ready() -> None:
         pytest.skip(AXE_HINT)
 
 
+@pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize(("lang", "locale"), LANGUAGES)
 @pytest.mark.parametrize(("name", "path"), PAGES, ids=[name for name, _ in PAGES])
 def test_page_has_no_axe_violations(
@@ -96,11 +97,14 @@ def test_page_has_no_axe_violations(
     path: str,
     lang: str,
     locale: str,
+    scheme: str,
 ) -> None:
-    page = new_page(locale=locale)
+    """Every page in both themes: a page that draws a table (a lesson, a puzzle, a rules
+    section with a worked example) takes the play page's dark theme with it."""
+    page = new_page(locale=locale, color_scheme=scheme)
     response = page.goto(f"{daphne_server.url}/{lang}/{path}")
     assert response is not None and response.status == 200
-    assert_no_violations(page, f"{name} ({lang})")
+    assert_no_violations(page, f"{name} ({lang}, {scheme})")
     assert page_problems(page) == []
 
 
@@ -283,4 +287,70 @@ def test_a_finished_round_has_no_axe_violations(
     page.locator('[data-action="next"]').click()
     expect(page.locator('[data-testid="exchange"]')).to_be_visible(timeout=30_000)
     assert_no_violations(page, f"the exchange, {view} view, {scheme} theme ({lang})")
+    assert page_problems(page) == []
+
+
+@pytest.mark.parametrize(
+    ("lang", "locale", "scheme"), [("zh-hans", "zh-CN", "light"), ("ja", "ja-JP", "dark")]
+)
+def test_a_hint_the_match_over_and_its_review_have_no_axe_violations(
+    axe_ready: None,
+    daphne_server: DaphneServer,
+    new_page: Any,
+    lang: str,
+    locale: str,
+    scheme: str,
+) -> None:
+    """A practice game with a hint shown, the same game once the match is over, and the
+    finished review of it (its mistakes listed)."""
+    page = new_page(locale=locale, color_scheme=scheme)
+    page.goto(f"{daphne_server.url}/{lang}/play/")
+    page.locator('select[name="table"]').select_option("1v1")
+    page.locator('select[name="speed"]').select_option("300")
+    page.locator('[data-action="start"]').click()
+    hand = page.locator('[data-testid="hand"]')
+    expect(hand).to_have_attribute("data-your-turn", "true", timeout=20_000)
+    page.locator('[data-action="hint"]').click()
+    expect(page.locator('[data-testid="hint"] .hint-box__suggestion')).not_to_be_empty(
+        timeout=20_000
+    )
+    assert_no_violations(page, f"a hint ({lang}, {scheme})")
+    play_round_by_keyboard(page)
+    expect(page.locator('[data-testid="match-over"]')).to_be_visible()
+    assert_no_violations(page, f"the match over ({lang}, {scheme})")
+    page.locator('a[data-action="review"]').click()
+    page.locator('button[data-action="review"]').click()
+    expect(page.locator('[data-testid="review"]')).to_be_visible(timeout=60_000)
+    assert_no_violations(page, f"a finished review ({lang}, {scheme})")
+    assert page_problems(page) == []
+
+
+@pytest.mark.parametrize(
+    ("lang", "locale", "scheme"), [("zh-hans", "zh-CN", "light"), ("ja", "ja-JP", "dark")]
+)
+def test_a_puzzle_answered_has_no_axe_violations(
+    axe_ready: None,
+    daphne_server: DaphneServer,
+    new_page: Any,
+    lang: str,
+    locale: str,
+    scheme: str,
+) -> None:
+    """A puzzle after a refused answer (the line that beats it shown), then solved."""
+    daphne_server.manage("load_lessons", "tests/tutorials/content")
+    page = new_page(locale=locale, color_scheme=scheme)
+    page.goto(f"{daphne_server.url}/{lang}/learn/tutor-test-puzzle/")
+    page.locator('#tutor button[data-card="H2"]').click()
+    page.locator('#tutor button[data-action="play"]').click()
+    page.wait_for_selector('#tutor-feedback [data-feedback="wrong"] .tutor-feedback__details li')
+    assert_no_violations(page, f"a refused answer ({lang}, {scheme})")
+    for cards in (["S9"], ["H2"], ["D5", "C5"]):
+        for card in cards:
+            page.locator(f'#tutor button[data-card="{card}"]').click()
+        page.locator('#tutor button[data-action="play"]').click()
+        page.wait_for_selector(
+            f'#tutor-feedback [data-feedback="right"] .tutor-feedback__move [data-card="{cards[0]}"]'
+        )
+    page.wait_for_selector('#tutor section[data-done="true"]')
+    assert_no_violations(page, f"a solved puzzle ({lang}, {scheme})")
     assert page_problems(page) == []
