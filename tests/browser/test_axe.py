@@ -348,9 +348,8 @@ def test_a_puzzle_answered_has_no_axe_violations(
         for card in cards:
             page.locator(f'#tutor button[data-card="{card}"]').click()
         page.locator('#tutor button[data-action="play"]').click()
-        page.wait_for_selector(
-            f'#tutor-feedback [data-feedback="right"] .tutor-feedback__move [data-card="{cards[0]}"]'
-        )
+        move = f'.tutor-feedback__move [data-card="{cards[0]}"]'
+        page.wait_for_selector(f'#tutor-feedback [data-feedback="right"] {move}')
     page.wait_for_selector('#tutor section[data-done="true"]')
     assert_no_violations(page, f"a solved puzzle ({lang}, {scheme})")
     assert page_problems(page) == []
