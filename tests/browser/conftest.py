@@ -12,6 +12,8 @@ process, ``pytest -m browser``; see tests/conftest.py):
   (own cookies) whose Accept-Language follows ``locale``; all are closed after the test.
   Pages collect JavaScript errors and failed requests: ``page_problems(page)``.
 - ``page`` (function): ``new_page()`` in Chinese (zh-CN).
+- ``tutor_server`` (module): ``daphne_server`` with the tutor's own test lessons and
+  puzzles loaded (tests/tutorials/content).
 
 Without Chromium the browser tests skip, saying how to install it.
 """
@@ -137,6 +139,12 @@ def daphne_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DaphneSe
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def tutor_server(daphne_server: DaphneServer) -> DaphneServer:
+    daphne_server.manage("load_lessons", "tests/tutorials/content")
+    return daphne_server
 
 
 @pytest.fixture(scope="session")

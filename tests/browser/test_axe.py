@@ -20,7 +20,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import AXE_HINT, SETTLED, DaphneServer, axe_script, page_problems
-from tests.browser.test_play_browser import play_round_by_keyboard
+from tests.browser.test_play_browser import play_round_by_keyboard, start_practice_game
+from tests.browser.test_tutor_browser import PUZZLE, PUZZLE_LINE, PUZZLE_REFUSED
 
 # What the site promises: WCAG 2.1 A and AA, plus axe's best practices.
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
@@ -124,10 +125,7 @@ def test_game_page_has_no_axe_violations(
     """The game page, in each way of showing the table and both themes, with a card
     selected (the pressed state and the enabled Play button are part of what axe checks)."""
     page = new_page(locale=locale, color_scheme=scheme)
-    page.goto(f"{daphne_server.url}/{lang}/play/")
-    page.locator('select[name="table"]').select_option("4")
-    page.locator('select[name="speed"]').select_option("300")
-    page.locator('[data-action="start"]').click()
+    start_practice_game(page, daphne_server.url, lang, "4")
     page.wait_for_selector('[data-testid="hand"] button[data-card]')
     page.evaluate(
         "(view) => { localStorage.setItem('daifugo.table.view', view); }",
@@ -271,12 +269,9 @@ def test_a_finished_round_has_no_axe_violations(
     fell below 4.5:1), and the round's result is on the page; then the next round's
     exchange."""
     page = new_page(locale=locale, color_scheme=scheme)
-    page.goto(f"{daphne_server.url}/{lang}/play/")
-    page.evaluate("(view) => { localStorage.setItem('daifugo.table.view', view); }", view)
-    page.locator('select[name="table"]').select_option("4")
-    page.locator('select[name="speed"]').select_option("300")
-    page.locator('select[name="rounds"]').select_option("3")
-    page.locator('[data-action="start"]').click()
+    # The view is stored before any page of the site loads (table.js reads it at load).
+    page.add_init_script(f"localStorage.setItem('daifugo.table.view', '{view}');")
+    start_practice_game(page, daphne_server.url, lang, "4", rounds="3")
     page.wait_for_selector(f'[data-table-stage][data-table-view="{view}"]')
     play_round_by_keyboard(page)
     expect(page.locator('[data-testid="round-result"]')).to_be_visible()
@@ -304,12 +299,10 @@ def test_a_hint_the_match_over_and_its_review_have_no_axe_violations(
     """A practice game with a hint shown, the same game once the match is over, and the
     finished review of it (its mistakes listed)."""
     page = new_page(locale=locale, color_scheme=scheme)
-    page.goto(f"{daphne_server.url}/{lang}/play/")
-    page.locator('select[name="table"]').select_option("1v1")
-    page.locator('select[name="speed"]').select_option("300")
-    page.locator('[data-action="start"]').click()
-    hand = page.locator('[data-testid="hand"]')
-    expect(hand).to_have_attribute("data-your-turn", "true", timeout=20_000)
+    start_practice_game(page, daphne_server.url, lang, "1v1")
+    expect(page.locator('[data-testid="hand"]')).to_have_attribute(
+        "data-your-turn", "true", timeout=20_000
+    )
     page.locator('[data-action="hint"]').click()
     expect(page.locator('[data-testid="hint"] .hint-box__suggestion')).not_to_be_empty(
         timeout=20_000
@@ -330,21 +323,20 @@ def test_a_hint_the_match_over_and_its_review_have_no_axe_violations(
 )
 def test_a_puzzle_answered_has_no_axe_violations(
     axe_ready: None,
-    daphne_server: DaphneServer,
+    tutor_server: DaphneServer,
     new_page: Any,
     lang: str,
     locale: str,
     scheme: str,
 ) -> None:
     """A puzzle after a refused answer (the line that beats it shown), then solved."""
-    daphne_server.manage("load_lessons", "tests/tutorials/content")
     page = new_page(locale=locale, color_scheme=scheme)
-    page.goto(f"{daphne_server.url}/{lang}/learn/tutor-test-puzzle/")
-    page.locator('#tutor button[data-card="H2"]').click()
+    page.goto(f"{tutor_server.url}/{lang}/learn/{PUZZLE}/")
+    page.locator(f'#tutor button[data-card="{PUZZLE_REFUSED}"]').click()
     page.locator('#tutor button[data-action="play"]').click()
     page.wait_for_selector('#tutor-feedback [data-feedback="wrong"] .tutor-feedback__details li')
     assert_no_violations(page, f"a refused answer ({lang}, {scheme})")
-    for cards in (["S9"], ["H2"], ["D5", "C5"]):
+    for cards in PUZZLE_LINE:
         for card in cards:
             page.locator(f'#tutor button[data-card="{card}"]').click()
         page.locator('#tutor button[data-action="play"]').click()

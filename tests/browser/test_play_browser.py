@@ -37,6 +37,19 @@ def press(page: Any, selector: str) -> None:
     page.keyboard.press("Enter")
 
 
+def start_practice_game(
+    page: Any, base: str, lang: str, table: str, rounds: str | None = None
+) -> None:
+    """Start a practice game from the play page at the fastest computer speed (pointer,
+    not keyboard: the keyboard start is what test_a_full_round_by_keyboard tests)."""
+    page.goto(f"{base}/{lang}/play/")
+    page.locator('select[name="table"]').select_option(table)
+    page.locator('select[name="speed"]').select_option("300")
+    if rounds is not None:
+        page.locator('select[name="rounds"]').select_option(rounds)
+    page.locator('[data-action="start"]').click()
+
+
 def play_round_by_keyboard(page: Any) -> None:
     deadline = time.monotonic() + ROUND_TIMEOUT
     acted_at: str | None = None

@@ -12,13 +12,11 @@ from tests.browser.conftest import page_problems
 
 LESSON = "tutor-test-basics"
 PUZZLE = "tutor-test-puzzle"
+#: The test puzzle's answers: a play that does not force the win, and the winning line
+#: (9, the others answer; 2, everyone passes; then the pair of 5s).
+PUZZLE_REFUSED = "H2"
+PUZZLE_LINE = (("S9",), ("H2",), ("D5", "C5"))
 FOCUSED = "(selector) => !!document.activeElement && document.activeElement.matches(selector)"
-
-
-@pytest.fixture(scope="module")
-def tutor_server(daphne_server: Any) -> Any:
-    daphne_server.manage("load_lessons", "tests/tutorials/content")
-    return daphne_server
 
 
 def tab_to(page: Any, selector: str, limit: int = 150) -> None:
@@ -133,13 +131,12 @@ def test_a_puzzle_by_keyboard(tutor_server: Any, new_page: Any, lang: str, local
     wait_step(page, "0", swapped=False)
 
     # A move that does not force the win is refused, with the line that beats it.
-    press_on(page, 'button[data-card="H2"]', " ")
+    press_on(page, f'button[data-card="{PUZZLE_REFUSED}"]', " ")
     press_on(page, 'button[data-action="play"]')
     wait_for(page, '#tutor-feedback [data-feedback="wrong"] .tutor-feedback__details li')
     assert page.locator("#tutor .tutor-line").count() == 0  # nothing was played
 
-    # The winning line: 9 (the others answer), 2 (everyone passes), then the pair of 5s.
-    for cards in (["S9"], ["H2"], ["D5", "C5"]):
+    for cards in PUZZLE_LINE:
         for card in cards:
             press_on(page, f'button[data-card="{card}"]', " ")
         press_on(page, 'button[data-action="play"]')
