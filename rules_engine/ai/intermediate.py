@@ -510,6 +510,75 @@ def rollout_move(r: Round, rng: random.Random, noise: float = ROLLOUT_NOISE) -> 
     return heuristic_move(round_context(r), legal, rng, noise)
 
 
+def _sure_lead(ctx: Context, units: list[Move]) -> Move | None:
+    """A combination to lead from ``units`` (the hand's plan) that starts a sure way out:
+    every combination but at most one is beyond the others' reach, so the seat leads
+    those one by one (each clears the field back to it) and the last one finishes."""
+    if len(units) == 1:
+        return units[0]
+    rules = ctx.rules
+    pick: Move | None = None
+    unsure = 0
+    for u in units:
+        if (ctx.safe(u) or cuts(u, rules)) and not toggles_revolution(u, rules):
+            if pick is None:
+                pick = u
+        else:
+            unsure += 1
+            if unsure > 1:
+                return None
+    return pick
+
+
+def sure_move(r: Round) -> Move | None:
+    """A move that takes the player to act out before anyone else can play a card,
+    whatever the others hold, or ``None`` (the advanced player's rollouts play it
+    when there is one, as a strong player would: with every card unseen to the seat in
+    a sampled world being the others' hands, this is what the seat itself can count).
+
+    On an empty field, a lead from :func:`_sure_lead`. On the seat's own field (under
+    ``return_to_last``), a pass that clears it for such a lead. On another's field, the
+    hand itself or a play nobody can beat (or an 8-cut) after which the rest of the
+    hand leads out surely. A revolution changes what is safe, so it is only ever the
+    last play. Rules this reasoning does not cover (forbidden finishes, 11-back)
+    give ``None``.
+
+    >>> from rules_engine import RuleSet, Round
+    >>> r = Round.start(RuleSet.preset("uecda"), ["S3 JK S2", "C5 H7", "H6 D9", "S7 C4", "C9"])
+    >>> str(sure_move(r)), str(r.legal_moves()[0])  # the 2 and the joker: out of reach
+    ('S2', 'S3')
+    """
+    return sure_choice(r, round_context(r), round_legal(r))
+
+
+def sure_choice(r: Round, ctx: Context, legal: list[Move] | None) -> Move | None:
+    """:func:`sure_move` given the player's :func:`round_context` and :func:`round_legal`
+    (a rollout works them out once for this and for the move it plays otherwise)."""
+    rules = r.rules
+    if rules.ff_mask or rules.jback != "off":
+        return None
+    seat = r.to_act
+    hand = r.hands[seat]
+    if legal is None:
+        return _sure_lead(ctx, plan(hand, rules, r.revolution))
+    if r.last == seat:
+        if PASS in legal and _sure_lead(ctx, plan(hand, rules, r.revolution)) is not None:
+            return PASS
+        return None
+    for m in legal:
+        if m.form == 0:
+            continue
+        cards = m.cards
+        if cards == hand:
+            return m
+        if toggles_revolution(m, rules) or not (ctx.safe(m) or cuts(m, rules)):
+            continue
+        rest = plan(hand & ~cards, rules, r.revolution)
+        if _sure_lead(ctx, rest) is not None:
+            return m
+    return None
+
+
 def round_legal(r: Round) -> list[Move] | None:
     """The moves a rollout player weighs: ``None`` when leading (every planned
     combination is a legal lead), else the legal moves (long sequences' follows
@@ -678,7 +747,9 @@ class IntermediatePlayer:
 
             # The policy is forced on for every seat of the rollouts, as the fitted rules
             # would have it, so that policy=True means the same player under any rules;
-            # its own budget is the only one it uses.
+            # its own budget is the only one it uses. Its rollouts draw every move (no sure
+            # ways out first): the level was measured so, and the advanced level's sure
+            # ways out were measured on that level alone.
             self.search = AdvancedPlayer(
                 name,
                 Budget(playouts=self.playouts),
@@ -686,6 +757,7 @@ class IntermediatePlayer:
                 own_policy=True,
                 read_policy=True,
                 outlook=False,
+                sure=False,
             )
 
     def uses_policy(self, obs: Observation) -> bool:

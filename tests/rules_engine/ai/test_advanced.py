@@ -287,6 +287,11 @@ def test_opponents_play_the_learned_policy_only_where_it_was_fitted() -> None:
     # All seats on the policy already (rollout_policy): nothing more to model.
     assert AdvancedPlayer(rollout_policy=True).opponent_model(uecda) is None
     assert AdvancedPlayer(rollout_policy=True).own_model(uecda) is None
+    # Every rollout seat takes a sure way out first, where the policy models the play.
+    assert AdvancedPlayer().sure_moves(uecda)
+    assert not AdvancedPlayer().sure_moves(standard)
+    assert not AdvancedPlayer(sure=False).sure_moves(uecda)
+    assert AdvancedPlayer(sure=True).sure_moves(standard)
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
@@ -323,8 +328,10 @@ def test_policy_opponents_legal_repeatable_and_really_used(players: int) -> None
         # own_temperature=0: the policy's best move (the variant measured before), not the
         # draws.
         (11, {"own_temperature": 0.0}, {}),
+        # Every seat takes a sure way out before the policy draws: without it, other figures.
+        (13, {}, {"sure": False}),
     ],
-    ids=["drawn-vs-heuristic", "best-vs-drawn"],
+    ids=["drawn-vs-heuristic", "best-vs-drawn", "sure-vs-drawn-only"],
 )
 def test_the_seats_own_policy_is_really_used_and_repeatable(
     seed: int, kind: dict[str, float], other: dict[str, bool]

@@ -11,9 +11,11 @@ from aihelpers import TABLES, random_positions
 
 from rules_engine import Round, RuleSet, observe
 from rules_engine.ai import DEFAULT_BUDGET, AdvancedPlayer, Budget, IntermediatePlayer, make_player
-from rules_engine.ai.intermediate import FALLBACKS, plan, rollout_move
+from rules_engine.ai.intermediate import FALLBACKS, plan, rollout_move, sure_move
+from rules_engine.ai.policy import policy_move
 from rules_engine.cards import count, format_cards, parse_cards
 from rules_engine.effects import forbidden_finish
+from rules_engine.moves import PASS
 from rules_engine.state import PLAY
 
 
@@ -162,7 +164,7 @@ def test_forbidden_finish_predicate_agrees_with_the_engine() -> None:
 
 def test_searches_briefly_under_the_rules_the_policy_was_fitted_to() -> None:
     """Under UECda's rules the level is the advanced player's search at a few playouts
-    (its rollouts drawn from the learned policy): legal, the same move as that search with
+    (its rollouts drawn from the learned policy, every move): legal, the same move as that search with
     the same seed, repeatable, and really a search (it overrules the policy's own best
     move). ``playouts=0`` plays the policy's best move alone."""
     from rules_engine.ai.intermediate import SEARCH_PLAYOUTS
@@ -181,7 +183,8 @@ def test_searches_briefly_under_the_rules_the_policy_was_fitted_to() -> None:
         assert move in obs.legal
         # Whatever budget it is handed, the level thinks for its own playouts.
         assert move == short.choose_move(obs, random.Random(i), Budget(playouts=5000))
-        assert move == AdvancedPlayer().choose_move(obs, random.Random(i), budget)
+        # (Its rollouts draw every move: no sure ways out first, as it was measured.)
+        assert move == AdvancedPlayer(sure=False).choose_move(obs, random.Random(i), budget)
         assert glance.choose_move(obs, random.Random(i)) == observation_move(obs)
         differ += move != observation_move(obs)
     # The search is not the policy's glance under another name.
@@ -199,7 +202,8 @@ def test_searches_its_exchange_under_the_fitted_rules() -> None:
             obs = observe(r, seat)
             cards = IntermediatePlayer(playouts=30).choose_return(obs, random.Random(seed))
             assert cards & obs.hand == cards and count(cards) == obs.owe
-            expected = AdvancedPlayer().choose_return(obs, random.Random(seed), Budget(playouts=30))
+            search = AdvancedPlayer(sure=False)
+            expected = search.choose_return(obs, random.Random(seed), Budget(playouts=30))
             assert cards == expected
             checked += 1
     assert checked >= 6
@@ -229,3 +233,66 @@ def test_the_heuristic_in_the_sites_presets_unless_forced() -> None:
         )
     with pytest.raises(ValueError):
         IntermediatePlayer(playouts=-1)
+
+
+def _out_surely(r: Round, seat: int) -> None:
+    """Play ``seat``'s sure moves from ``r`` (its turn, a sure move found) while every
+    other seat does whatever it likes: nobody else may play a card before it is out."""
+    rng = random.Random(seat)
+    before = list(r.out)
+    while r.hands[seat]:
+        assert r.phase == PLAY
+        if r.to_act == seat:
+            move = sure_move(r)
+            assert move is not None, (format_cards(r.hands[seat]), str(r.top))
+        else:
+            legal = r.legal_moves()
+            assert legal == [PASS], [str(m) for m in legal]
+            move = rng.choice(legal)
+        nxt = r.apply(move)
+        assert isinstance(nxt, Round)
+        r = nxt
+    assert list(r.out[: len(before) + 1]) == [*before, seat]
+
+
+def test_a_sure_move_is_a_sure_way_out() -> None:
+    # Through the engine: in policy-played UECda rounds, whenever a seat has a sure
+    # move, taking it (and its next sure moves) takes the seat out while every other
+    # seat can only pass.
+    rules = RuleSet.preset("uecda")
+    rng = random.Random(3)
+    found = {"lead": 0, "follow": 0, "own field": 0}
+    for g in range(120):
+        r = Round.deal(rules, 5, seed=f"sure-{g}")
+        while r.phase == PLAY:
+            move = sure_move(r)
+            if move is not None:
+                kind = "lead" if r.top is None else "own field" if r.last == r.to_act else "follow"
+                found[kind] += 1
+                _out_surely(r, r.to_act)
+            nxt = r.apply(policy_move(r, rng, temperature=1.0))
+            assert isinstance(nxt, Round)
+            r = nxt
+    assert min(found.values()) >= 5, found
+
+
+def test_sure_moves_the_policy_draw_can_miss() -> None:
+    rules = RuleSet.preset("uecda")
+    # Nobody else holds anything above the 9s: the pair of jacks on the 9 is out of
+    # reach, and so is every combination after it but the last.
+    r = Round.start(rules, ["S6 H6 DJ CJ", "S5 H5", "C7 D7", "H8", "C4 D4"], leader=1)
+    r = r.apply("S5 H5")
+    assert isinstance(r, Round) and r.to_act == 2
+    r = r.apply("pass")
+    assert isinstance(r, Round) and r.to_act == 3
+    r = r.apply("pass")
+    assert isinstance(r, Round) and r.to_act == 4
+    r = r.apply("pass")
+    assert isinstance(r, Round)
+    assert r.to_act == 0 and str(sure_move(r)) == "DJ CJ"
+    # A revolution is never a sure step before the last play; under rules this
+    # reasoning does not cover there is no sure move.
+    quad = Round.start(rules, ["S9 H9 D9 C9 S3", "S5", "C7", "H8", "C4"], leader=0)
+    assert sure_move(quad) is None
+    ff = RuleSet.preset("uecda", forbidden_finish=("top_rank",))
+    assert sure_move(Round.start(ff, ["S2 JK", "S5", "C7", "H8", "C4"], leader=0)) is None
