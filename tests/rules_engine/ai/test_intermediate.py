@@ -164,9 +164,9 @@ def test_forbidden_finish_predicate_agrees_with_the_engine() -> None:
 
 def test_searches_briefly_under_the_rules_the_policy_was_fitted_to() -> None:
     """Under UECda's rules the level is the advanced player's search at a few playouts
-    (its rollouts drawn from the learned policy, every move): legal, the same move as that search with
-    the same seed, repeatable, and really a search (it overrules the policy's own best
-    move). ``playouts=0`` plays the policy's best move alone."""
+    (its rollouts drawn from the learned policy, every move): legal, the same move as that
+    search with the same seed, repeatable, and really a search (it overrules the policy's
+    own best move). ``playouts=0`` plays the policy's best move alone."""
     from rules_engine.ai.intermediate import SEARCH_PLAYOUTS
     from rules_engine.ai.policy import FITTED_PRESETS, observation_move
 
