@@ -171,7 +171,7 @@ def render_table(
 
 def _render(view: TableView, sent: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
     keys = fragment_keys(view)
-    context: dict[str, Any] = {"view": view, "oob": True}
+    context: dict[str, Any] = {"view": view, "oob": True, **_exchange_news(keys, sent)}
     parts = [
         f'<div id="table-version" data-version="{view.version}" hidden hx-swap-oob="true"></div>'
     ]
@@ -188,6 +188,20 @@ def _render(view: TableView, sent: dict[str, Any] | None) -> tuple[str, dict[str
     if sent is None:
         parts.append(render_to_string("play/game.html#error", {"oob": True, "error": ""}))
     return "".join(parts), keys
+
+
+def _exchange_news(keys: dict[str, Any], sent: dict[str, Any] | None) -> dict[str, bool]:
+    """Which of the exchange's rows of cards the page has not shown yet (they fly in).
+
+    The section is sent again whenever its key changes, the phase included, so without this
+    the cards the player already saw would fly in again when the exchange ends. A page's
+    first rendering (``sent`` None) animates nothing: the first view is not animated in.
+    """
+    if sent is None:
+        return {"gave_new": False, "got_new": False}
+    _phase, _owe, gave, got, *_rest = keys["exchange"]
+    _phase, _owe, old_gave, old_got, *_rest = sent["exchange"]
+    return {"gave_new": bool(gave) and gave != old_gave, "got_new": bool(got) and got != old_got}
 
 
 def render_error(reason: str | None, lang: str) -> str:

@@ -281,6 +281,15 @@ def test_a_finished_round_has_no_axe_violations(
     # cards given and received, or the choice still owed.
     page.locator('[data-action="next"]').click()
     expect(page.locator('[data-testid="exchange"]')).to_be_visible(timeout=30_000)
+    # Read it once nothing more is coming: the player owes a choice, or the exchange is over
+    # and it is the player's turn (the computers wait). Before that, the cards still to
+    # arrive would be read mid-flight, fading in (a contrast axe rightly measures).
+    page.wait_for_function(
+        """() => document.querySelector('[data-testid="exchange"]').dataset.owe !== '0'
+          || document.querySelector('[data-testid="hand"]').dataset.yourTurn === 'true'""",
+        timeout=30_000,
+    )
+    expect(page.locator('[data-testid="exchange"] [data-card]').first).to_be_visible()
     assert_no_violations(page, f"the exchange, {view} view, {scheme} theme ({lang})")
     assert page_problems(page) == []
 

@@ -110,6 +110,41 @@ async def test_a_whole_match_of_three_rounds_with_the_exchange(game_factory) -> 
         assert_nothing_hidden_shown(client.messages, hidden_cards_at(match, stored.human_seat))
 
 
+EXCHANGE = re.compile(r'<section id="exchange".*?</section>', re.S)
+EXCHANGE_ROW = re.compile(
+    r'<div class="exchange__cards( exchange__cards--new)?">(.*?)</ul>\s*</div>', re.S
+)
+
+
+async def test_the_exchanges_cards_fly_in_once(game_factory) -> None:
+    """A row of exchanged cards is marked new (animated) only in the push that first shows
+    it: the section is sent again when the exchange ends, with the same cards, unmarked."""
+    game, key = await game_factory(rounds=3, seed=3)
+    client = PlayClient(game.id, key)
+    final = await play_match(client, await client.connect())
+    assert final.match_over
+    await client.close()
+    shown: set[tuple[str, ...]] = set()
+    new_rows = still_rows = 0
+    for text in client.messages:
+        section = EXCHANGE.search(text)
+        if section is None:
+            continue
+        rows = EXCHANGE_ROW.findall(section.group(0))
+        if not rows:
+            shown.clear()  # a round without an exchange on the page: nothing shown
+        for marked, row in rows:
+            codes = tuple(re.findall(r'data-card="([A-Z0-9]+)"', row))
+            assert codes
+            assert bool(marked) == (codes not in shown), (codes, shown)
+            new_rows += bool(marked)
+            still_rows += not marked
+            shown.add(codes)
+    # Rounds 2 and 3: cards given and received, each marked once, then sent again unmarked.
+    assert new_rows >= 4
+    assert still_rows >= 2
+
+
 async def test_one_on_one_never_shows_the_face_down_cards(game_factory) -> None:
     game, key = await game_factory(players=2, rounds=1, hand_size=13, seed=9)
     client = PlayClient(game.id, key, lang="ja")
