@@ -45,7 +45,7 @@ from ..cards import (
 # A play's rule effects are the engine's own predicates, never copies: what the engine
 # does when it applies a move is what this player expects of it.
 from ..effects import cuts, forbidden_finish, toggles_revolution
-from ..moves import LONE_JOKER, PASS, SEQUENCE, SINGLE, Move
+from ..moves import LONE_JOKER, PASS, PASS_FORM, SEQUENCE, SINGLE, Move
 from ..observation import Observation
 from ..rules import RuleSet
 from ..state import Round
@@ -566,7 +566,7 @@ def sure_choice(r: Round, ctx: Context, legal: list[Move] | None) -> Move | None
             return PASS
         return None
     for m in legal:
-        if m.form == 0:
+        if m.form == PASS_FORM:
             continue
         cards = m.cards
         if cards == hand:
