@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -64,6 +64,18 @@ def view_for(
     return table_view(game, match, is_owner=is_owner)
 
 
+class ExchangeKey(NamedTuple):
+    """What the exchange section shows; its cards are read by name (which rows are new)."""
+
+    phase: str
+    owe: int
+    gave: tuple[str, ...]
+    got: tuple[str, ...]
+    partner: str
+    # The give form carries the version while a return is owed.
+    version: int | None
+
+
 def _values(row: object) -> tuple[Any, ...]:
     # A flat dataclass's field values (dataclasses.astuple deep-copies, which costs).
     return tuple(vars(row).values())
@@ -89,13 +101,12 @@ def fragment_keys(view: TableView) -> dict[str, Any]:
             tuple(view.field_codes),
             view.field_name,
         ),
-        "exchange": (
+        "exchange": ExchangeKey(
             view.phase,
             view.owe,
             tuple(view.gave_codes),
             tuple(view.got_codes),
             view.partner_name,
-            # The give form carries the version while a return is owed.
             view.version if view.owe else None,
         ),
         # The play and pass forms carry the version only while it is the player's turn.
@@ -199,9 +210,12 @@ def _exchange_news(keys: dict[str, Any], sent: dict[str, Any] | None) -> dict[st
     """
     if sent is None:
         return {"gave_new": False, "got_new": False}
-    _phase, _owe, gave, got, *_rest = keys["exchange"]
-    _phase, _owe, old_gave, old_got, *_rest = sent["exchange"]
-    return {"gave_new": bool(gave) and gave != old_gave, "got_new": bool(got) and got != old_got}
+    new: ExchangeKey = keys["exchange"]
+    old: ExchangeKey = sent["exchange"]
+    return {
+        "gave_new": bool(new.gave) and new.gave != old.gave,
+        "got_new": bool(new.got) and new.got != old.got,
+    }
 
 
 def render_error(reason: str | None, lang: str) -> str:
