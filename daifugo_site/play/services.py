@@ -249,8 +249,11 @@ def apply_action(
     if action.kind == "next":
         if by_computer and not computer_moves_on(game, match):
             return Outcome(False, "not_owner", game.version)
-        if not by_computer and player is not None and seat_of(game, player) is None:
-            return Outcome(False, "not_owner", game.version)
+        if not by_computer and (player is not None or is_table_of_people(game)):
+            # A table of people: a person moves on only with a seat of their own, so a
+            # caller without a player token (a viewer's socket) never does.
+            if player is None or seat_of(game, player) is None:
+                return Outcome(False, "not_owner", game.version)
     else:
         is_computer_seat = (
             action.seat is not None
@@ -265,7 +268,9 @@ def apply_action(
         elif not by_computer:
             if is_computer_seat:
                 return Outcome(False, "not_your_turn", game.version)
-            if player is not None and not player_owns(game, player, action.seat):
+            if (player is not None or is_table_of_people(game)) and not (
+                player is not None and player_owns(game, player, action.seat)
+            ):
                 # Acting for another person's seat at a room table.
                 return Outcome(False, "not_your_seat", game.version)
     out = match.apply(action)

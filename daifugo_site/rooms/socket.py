@@ -125,6 +125,12 @@ class Table:
         kind = content.get("action")
         if not self.hotseat:
             return False
+        if self.seat is None:
+            # Only the device that owns the table (its session holds the creator's player
+            # token) may lift the curtain or act; any other socket is a viewer, with no hand
+            # ever. Checked here first: nothing else on this path asks who the socket is.
+            await _error(socket, "not_owner")
+            return True
         if kind == "next":
             # Between rounds nobody's hand is shown, so the device's person moves on.
             version = limits.version_of(content)
@@ -177,7 +183,8 @@ class Table:
             socket.is_owner = False
             socket.sent, socket.sent_version = None, None
         curtain = None
-        if self.revealed is None and waiting:
+        if self.revealed is None and waiting and self.seat is not None:
+            # A viewer's page (not the table's device) gets no curtain to lift.
             curtain = waiting[0]
         self.curtain_for = curtain
         seat = self.revealed
@@ -275,7 +282,9 @@ def panel_context(
         "clock_left": int(left + 0.999) if left is not None else None,
         "clock_to": end.isoformat() if end is not None else "",
         "hotseat": hotseat,
-        "spectator": seat is None and not hotseat,
+        # A hotseat table's only player is its device (seat: the creator's first seat);
+        # every other page watches, as at a link room.
+        "spectator": seat is None,
         "curtain": curtain,
         "curtain_name": seat_name(game, curtain, False) if curtain is not None else "",
         "version": game.version,

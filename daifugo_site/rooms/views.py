@@ -358,6 +358,8 @@ def table_context(request: HttpRequest, game: Game, seat: int | None) -> dict[st
         from daifugo_site.play.clock import seats_to_act
 
         waiting = [s for s in seats_to_act(game, match) if game.seats[s].get("kind") == "human"]
+        # Only on the table's own device: another browser watches, with no curtain to lift.
+        waiting = waiting if seat is not None else []
         context["curtain"] = waiting[0] if waiting else None
         context["curtain_name"] = seat_name(game, waiting[0], False) if waiting else ""
     context.update(

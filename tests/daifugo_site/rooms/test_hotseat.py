@@ -13,7 +13,7 @@ from channels.db import database_sync_to_async
 from daifugo_site.play import computers, services
 from daifugo_site.rooms import services as rooms
 from daifugo_site.rooms.models import Room
-from rules_engine import RuleSet, card_codes
+from rules_engine import Action, RuleSet, card_codes
 from tests.daifugo_site.play.conftest import PlayClient, new_session
 from tests.daifugo_site.play.test_ws_game import first_play, hidden_cards_at
 
@@ -111,3 +111,61 @@ async def test_a_hotseat_match_never_shows_a_hand_under_the_curtain(
             seats = [s for s in range(3) if not set(hand_cards) & set(card_codes(per_seat[s][v]))]
             assert seats, f"a hand mixing seats at v{v}"
     assert checked > 10
+
+
+@pytest.mark.parametrize("stranger", ["no cookie", "another session"])
+async def test_a_strangers_socket_never_sees_or_plays_a_hotseat_hand(
+    thread_pool: computers.FairPool, stranger: str
+) -> None:
+    """Only the device that owns a hotseat table may lift its curtain or act: a second
+    socket (no cookie at all, or another browser's session) asking to reveal the seat to
+    act is refused, is shown no curtain and no card of any hand, and its play changes
+    nothing."""
+    game_id, key = await database_sync_to_async(hotseat_game)()
+    other = None if stranger == "no cookie" else (await database_sync_to_async(new_session)())[0]
+    client = PlayClient(game_id, other)
+    table = await client.connect()
+    await client.drain()
+    loaded = await database_sync_to_async(services.current)(game_id)
+    assert loaded is not None
+    game, match = loaded
+    everything = all_cards_hidden(match)[game.version]
+    seat = match.round.to_act if match.round.phase != "exchange" else 0
+    for message in (
+        {"action": "reveal", "seat": str(seat), "v": "0"},
+        {"action": "reveal", "seat": seat},
+        {"action": "play", "cards": "D3", "v": str(game.version)},
+        {"action": "pass", "v": str(game.version)},
+        {"action": "next", "v": str(game.version)},
+    ):
+        await client.send(message)
+        table = await client.until(lambda t: t.error is not None, 5)
+        assert table.error == "not_owner", message
+    await client.drain()
+    assert 'data-testid="curtain"' not in "".join(client.messages)
+    for text in client.messages:
+        for code in card_codes(everything):
+            assert f'data-card="{code}"' not in text, f"{code} shown to a stranger"
+    after = await database_sync_to_async(services.current)(game_id)
+    assert after is not None and after[0].version == game.version
+    await client.close()
+
+
+@pytest.mark.django_db(transaction=False)
+def test_the_engine_path_refuses_a_table_of_peoples_move_without_a_player() -> None:
+    """services.apply_action itself: at a table of people, a human action with no player
+    token (a viewer) is refused, whatever the socket layer let through."""
+    game_id, _key = hotseat_game()
+    loaded = services.current(game_id)
+    assert loaded is not None
+    game, match = loaded
+    seat = match.round.to_act
+    assert game.seats[seat].get("kind") == "human" or seat == 3
+    for action in (
+        Action("play", seat, card_codes(match.round.hands[seat])[0]),
+        Action.pass_(seat),
+        Action.next_round(),
+    ):
+        out = services.apply_action(game_id, action, by_computer=False, player=None)
+        assert not out.accepted and out.reason in ("not_owner", "not_your_seat", "not_your_turn")
+    assert services.current(game_id)[0].version == game.version  # type: ignore[index]
