@@ -20,7 +20,7 @@ from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  #
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from daifugo_site.limits import SendBacklog  # noqa: E402
+from daifugo_site.limits import InboundBound, SendBacklog  # noqa: E402
 from daifugo_site.routing import channel_routes, websocket_urlpatterns  # noqa: E402
 from daifugo_site.security import ExactOriginValidator, WebsocketHostValidator  # noqa: E402
 
@@ -63,8 +63,10 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # SendBacklog (outermost: it needs daphne's own send) lets consumers drop a client
-        # that stops reading (daifugo_site/limits.py); then Host and Origin checks.
-        "websocket": SendBacklog(websocket_app()),
+        # that stops reading (daifugo_site/limits.py); InboundBound inside it bounds the
+        # frames waiting for a consumer (and drops a client past that through its abort);
+        # then Host and Origin checks.
+        "websocket": SendBacklog(InboundBound(websocket_app())),
         # Background workers (`manage.py computers`): computer seats off the web workers.
         "channel": ChannelNameRouter(channel_routes),
     }

@@ -331,6 +331,79 @@ class SendBacklog:
         return await self.inner(scope, receive, send)
 
 
+class InboundBound:
+    """ASGI middleware for WebSockets: a bounded queue between the server and the consumer.
+
+    daphne puts every frame it reads into the application's queue, which has no bound, and
+    a consumer reads them one at a time: a client that sends faster than the consumer
+    drops them (its rate limit) grew daphne's memory by the size of everything it sent
+    (issue 45: 40,000 frames of 15 KB, 97 -> 769 MB, never given back). Here a task moves
+    each frame out of the server's queue as soon as it is there, into a queue of at most
+    ``LIMIT_INBOUND_MESSAGES`` frames and ``LIMIT_INBOUND_BYTES`` bytes; a client whose
+    frames would go past either is dropped (the TCP connection aborted where the server
+    allows it, else closed with 1008) and the consumer hears a disconnect. What one client
+    can make a process hold is then bounded whatever it sends. A real page sends a few
+    frames a second and never has more than one or two waiting.
+    """
+
+    def __init__(self, inner: Callable[..., Any]) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        if scope.get("type") != "websocket":
+            return await self.inner(scope, receive, send)
+        import asyncio
+
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        held = [0]  # bytes of the frames in ``queue``
+
+        async def pump() -> None:
+            limit, budget = settings.LIMIT_INBOUND_MESSAGES, settings.LIMIT_INBOUND_BYTES
+            while True:
+                message = await receive()
+                kind = message.get("type")
+                if kind == "websocket.receive":
+                    size = len(message.get("text") or "") + len(message.get("bytes") or b"")
+                    if queue.qsize() >= limit or (queue.qsize() and held[0] + size > budget):
+                        await _outran(scope, send)
+                        queue.put_nowait({"type": "websocket.disconnect", "code": 1008})
+                        # Keep emptying the server's queue (frames already read) until it
+                        # says the connection is gone; nothing of it is kept.
+                        while (await receive()).get("type") != "websocket.disconnect":
+                            pass
+                        return
+                    held[0] += size
+                queue.put_nowait(message)
+                if kind == "websocket.disconnect":
+                    return
+
+        async def next_message() -> dict[str, Any]:
+            message = await queue.get()
+            if message.get("type") == "websocket.receive":
+                held[0] -= len(message.get("text") or "") + len(message.get("bytes") or b"")
+            return message
+
+        task = asyncio.get_running_loop().create_task(pump())
+        try:
+            return await self.inner(scope, next_message, send)
+        finally:
+            task.cancel()
+
+
+async def _outran(scope: dict[str, Any], send: Any) -> None:
+    import logging
+
+    logging.getLogger(__name__).warning(
+        "websocket client %s dropped: it sent faster than its frames were read",
+        client_address(scope),
+    )
+    if not drop(scope):
+        try:
+            await send({"type": "websocket.close", "code": 1008})
+        except Exception:  # noqa: BLE001 - closing already, or closed: nothing to do
+            pass
+
+
 def backlog_exceeded(scope: dict[str, Any]) -> bool:
     """Whether this client has more unread bytes waiting than ``LIMIT_SEND_BACKLOG_BYTES``."""
     backlog = scope.get("daifugo.backlog")

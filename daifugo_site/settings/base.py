@@ -316,6 +316,10 @@ LIMIT_GAUGE_TTL_S = int(os.environ.get("LIMIT_GAUGE_TTL_S", str(6 * 3600)))
 # A client that stops reading is dropped once this many bytes wait to be written to it
 # (beyond what the kernel's socket buffer already holds): a few full table pushes.
 LIMIT_SEND_BACKLOG_BYTES = int(os.environ.get("LIMIT_SEND_BACKLOG_BYTES", str(256 * 1024)))
+# Frames read from a client but not yet taken by its consumer (limits.InboundBound): a
+# client past either bound is dropped, so one client's flood holds at most this much.
+LIMIT_INBOUND_MESSAGES = int(os.environ.get("LIMIT_INBOUND_MESSAGES", "64"))
+LIMIT_INBOUND_BYTES = int(os.environ.get("LIMIT_INBOUND_BYTES", str(256 * 1024)))
 # WebSockets open at once from one address (all pages, all games): a family or a classroom
 # behind one router fits; a script opening thousands does not.
 # Behind a proxy, daphne needs --proxy-headers (README) or every visitor is the proxy.

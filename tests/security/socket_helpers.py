@@ -254,35 +254,49 @@ class Browser:
 # -- probes -----------------------------------------------------------------------------
 
 
-def probe_flood(messages: int, size: int, base_dir: Path = BASE_DIR) -> dict[str, object]:
-    """A client that never reads floods the ping socket; RSS of daphne before and after."""
-    with daphne(base_dir=base_dir) as server:
-        before = server.rss_mb()
-        client = RawSocket(server.port, "/ws/ping/zh-hans/", rcvbuf=4096)
-        payload = json.dumps({"data": "x" * size})
-        sent = 0
-        started = time.monotonic()
-        try:
-            for _ in range(messages):
-                client.send_text(payload)
-                sent += 1
-        except OSError:
-            pass  # the server dropped us
-        elapsed = time.monotonic() - started
-        time.sleep(2)
-        after = server.rss_mb()
-        other = RawSocket(server.port, "/ws/ping/ja/")
-        other.send_text('{"data": 1}')
-        alive = other.receive_json().get("type") == "pong"
-        other.close()
-        client.close()
-        return {
-            "rss_before_mb": round(before, 1),
-            "rss_after_mb": round(after, 1),
-            "messages_sent": sent,
-            "seconds": round(elapsed, 2),
-            "server_still_answers": alive,
-        }
+def probe_flood(
+    messages: int,
+    size: int,
+    base_dir: Path = BASE_DIR,
+    socket_kind: str = "ping",
+    server: Daphne | None = None,
+) -> dict[str, object]:
+    """A client that never reads floods a socket (``ping``, or ``play``: a cookieless
+    viewer of a practice game) with ``messages`` frames of about ``size`` bytes; daphne's
+    RSS before and after, and whether it still answers another client."""
+    if server is None:
+        with daphne(base_dir=base_dir) as started:
+            return probe_flood(messages, size, base_dir, socket_kind, started)
+    path = "/ws/ping/zh-hans/"
+    if socket_kind == "play":
+        _status, url, _body = Browser(server.url).new_game()
+        path = f"/ws/play/zh-hans/{url.rstrip('/').split('/')[-1]}/"
+    before = server.rss_mb()
+    client = RawSocket(server.port, path, rcvbuf=4096)
+    payload = json.dumps({"data": "x" * size})
+    sent = 0
+    started = time.monotonic()
+    try:
+        for _ in range(messages):
+            client.send_text(payload)
+            sent += 1
+    except OSError:
+        pass  # the server dropped us
+    elapsed = time.monotonic() - started
+    time.sleep(2)
+    after = server.rss_mb()
+    other = RawSocket(server.port, "/ws/ping/ja/")
+    other.send_text('{"data": 1}')
+    alive = other.receive_json().get("type") == "pong"
+    other.close()
+    client.close()
+    return {
+        "rss_before_mb": round(before, 1),
+        "rss_after_mb": round(after, 1),
+        "messages_sent": sent,
+        "seconds": round(elapsed, 2),
+        "server_still_answers": alive,
+    }
 
 
 def _page_times(base_url: str, count: int, seconds: float = 0) -> list[float]:
@@ -445,6 +459,7 @@ def main() -> None:
     flood.add_argument("--messages", type=int, default=1500)
     flood.add_argument("--size", type=int, default=1_000_000)
     flood.add_argument("--base-dir", type=Path, default=BASE_DIR)
+    flood.add_argument("--socket", choices=("ping", "play"), default="ping")
     viewers = sub.add_parser("viewers")
     viewers.add_argument("--viewers", type=int, default=1000)
     viewers.add_argument("--seconds", type=float, default=20)
@@ -454,7 +469,7 @@ def main() -> None:
     games.add_argument("--base-dir", type=Path, default=BASE_DIR)
     args = parser.parse_args()
     if args.probe == "flood":
-        out = probe_flood(args.messages, args.size, args.base_dir)
+        out = probe_flood(args.messages, args.size, args.base_dir, args.socket)
     elif args.probe == "viewers":
         out = probe_viewers(args.viewers, args.seconds, args.base_dir)
     else:

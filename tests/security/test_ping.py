@@ -13,7 +13,7 @@ from django.test import override_settings
 
 from daifugo_site.asgi import application
 
-from .socket_helpers import Daphne, RawSocket, daphne
+from .socket_helpers import Daphne, RawSocket, daphne, probe_flood
 
 ORIGIN = [(b"origin", b"http://127.0.0.1")]
 
@@ -137,3 +137,22 @@ def test_daphne_can_refuse_big_frames_before_buffering_them() -> None:
             client.receive()  # the close, if the writes got through
             client.receive()
         client.close()
+
+
+@pytest.mark.parametrize("socket_kind", ["ping", "play"])
+@pytest.mark.parametrize(("frames", "size"), [(100_000, 200), (40_000, 15_000)])
+def test_a_frame_flood_is_dropped_and_memory_stays_bounded(
+    socket_kind: str, frames: int, size: int
+) -> None:
+    """Issue 45: frames queued in daphne before the consumer's rate limit could drop them
+    (15 KB frames: 97 -> 769 MB). Small and medium frames, on the ping socket and on the
+    play socket as a cookieless viewer: the client is dropped once its frames outrun the
+    consumer by the inbound bound, and RSS stays within a fixed budget."""
+    with daphne() as server:
+        # Warm the process (first page, first game, first socket) before measuring.
+        probe_flood(10, 10, socket_kind=socket_kind, server=server)
+        out = probe_flood(frames, size, socket_kind=socket_kind, server=server)
+        assert out["server_still_answers"]
+        assert int(out["messages_sent"]) < frames  # dropped, not served to the end
+        growth = float(out["rss_after_mb"]) - float(out["rss_before_mb"])
+        assert growth < 30, out
