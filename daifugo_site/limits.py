@@ -100,17 +100,26 @@ def _incr(key: str, timeout: float) -> int:
 
 
 def take_window(name: str, ident: str, limit: int, seconds: int = 60) -> bool:
-    """Count one event for ``ident``; False when it makes more than ``limit`` events in the
-    last ``seconds`` (it is counted anyway: hammering does not reset the window).
+    """Count one event for ``ident``; False when it would make more than ``limit`` events
+    in the last ``seconds``. A refused event is not counted: the window holds what was
+    allowed, so a client (or a NAT shared with one) is free again ``seconds`` after its
+    last allowed event, however long the hammering went on after it.
 
     A sliding window, estimated from two fixed ones (the current window's count plus the
     previous one's, weighted by how much of it is still inside the last ``seconds``), so a
     burst across a window boundary cannot get twice the limit through."""
     now = time.time()
     window, into = divmod(now, seconds)
-    current = _incr(_key("w", name, ident, int(window)), 2 * seconds + 1)
+    key = _key("w", name, ident, int(window))
+    current = _incr(key, 2 * seconds + 1)
     previous = int(_cache().get(_key("w", name, ident, int(window) - 1), 0))
-    return current + previous * (1 - into / seconds) <= limit
+    if current + previous * (1 - into / seconds) <= limit:
+        return True
+    try:
+        _cache().decr(key)  # refused: given back
+    except ValueError:
+        pass  # expired meanwhile
+    return False
 
 
 def acquire(name: str, ident: str, limit: int) -> bool:

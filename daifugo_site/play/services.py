@@ -369,6 +369,11 @@ def computers_to_act(game: Game, match: Match) -> list[int]:
     r = match.round
     if r.over or game.status == Game.Status.FINISHED:
         return []
+    if is_table_of_people(game):
+        from daifugo_site.rooms import presence
+
+        if not presence.anyone_here(game):
+            return []  # nobody at the table: it waits for a person (presence.anyone_here)
     computer = [s for s in range(game.players) if game.seats[s].get("kind") == "computer"]
     extra = standin_seats(game, match)
     if extra:
@@ -429,7 +434,7 @@ def computer_moves_on(game: Game, match: Match) -> bool:
         return False
     from daifugo_site.rooms import presence
 
-    return presence.moves_on(game, match)
+    return presence.anyone_here(game) and presence.moves_on(game, match)
 
 
 def computer_action(game: Game, match: Match, seat: int) -> Action:

@@ -110,6 +110,22 @@ def standins(game: Game) -> set[int]:
     return {p.seat for p in seat_states(game) if p.standin}
 
 
+def anyone_here(game: Game) -> bool:
+    """Whether any person has a page of the room's current game open (a fresh connection
+    row: a link room's seated people, or a hotseat table's device). With nobody here the
+    table waits: computers do not play each other (or stand in for everyone) for nobody
+    (issue 45: ten abandoned advanced tables kept the search processes 97% busy), and it
+    goes on as soon as someone opens the page again (its connection tells the table)."""
+    token = room_token(game)
+    if token is None:
+        return True
+    if not Room.objects.filter(pk=token, game_id=game.id).exists():
+        return False
+    return SeatConnection.objects.filter(
+        room_id=token, seen__gte=_stale_before(timezone.now())
+    ).exists()
+
+
 def moves_on(game: Game, match: Match) -> bool:
     """Whether the computer may start the next round: every person lets it play, or the
     round's result has been shown for ``ROOMS_NEXT_ROUND_S`` without anyone moving on."""

@@ -83,16 +83,19 @@ class Table:
         loaded = services.cached(socket.game_id, 0)
         if loaded is not None:
             clock.wake_at_deadline(*loaded)
-        if self.seat is not None and not self.hotseat and self.room:
+        # A hotseat device counts too (as its first seat), so that a table nobody has
+        # open waits (presence.anyone_here); its seats are never handed to the computer.
+        if self.seat is not None and self.room:
             connection = uuid.uuid4().hex
             if await asyncdb.call(self._open, socket.game_id, connection):
                 self.connection = connection
                 _LIVE[connection] = (self.room, self.seat)
                 _LIVE_GAMES[connection] = socket.game_id
                 _ensure_beat()
+            # Every page hears (room.presence) and re-renders its panel, this one too.
             await _tell(socket.game_id)
-        else:
-            await self.send_panel(socket)
+            return
+        await self.send_panel(socket)
 
     async def disconnected(self, socket: Socket) -> None:
         connection, self.connection = self.connection, None

@@ -50,9 +50,23 @@ def _nickname(request: HttpRequest) -> str:
 @require_POST
 def create(request: HttpRequest) -> HttpResponse:
     """The play set-up page's "create a room" button (same form, the room's options)."""
+    from daifugo_site.play.views import new_game_refusal
+
     form = RoomForm(request.POST)
     status = 400
     if form.is_valid():
+        # A room is a game started: it counts in the same windows (per session and per
+        # address) before the session is touched, so a client with a new cookie jar for
+        # every request gets neither rooms nor session rows past the address's window.
+        refusal = new_game_refusal(request)
+        if refusal is not None:
+            form.add_error(None, refusal)
+            return render(
+                request,
+                "play/index.html",
+                {"form": form, "preset_values": json.dumps(preset_values_json())},
+                status=429,
+            )
         owner = play.player_token(request.session)
         if limits.take_window(
             "rooms-session", owner, settings.ROOMS_PER_HOUR_PER_SESSION, seconds=3600

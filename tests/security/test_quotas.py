@@ -107,10 +107,60 @@ def test_a_burst_across_a_window_boundary_gets_no_more_than_the_limit(monkeypatc
     assert not limits.take_window("b", "a", 5)
     now[0] += 2  # the next minute has begun: the last one still counts almost fully
     assert not limits.take_window("b", "a", 5)
-    now[0] += 40  # 40 s into it, a third of the previous minute still counts (6 * 1/3)
+    now[0] += 40  # 40 s into it, a third of the previous minute still counts (5 * 1/3)
     assert limits.take_window("b", "a", 5)
     now[0] += 60
     assert limits.take_window("b", "a", 5)
+
+
+def test_refused_events_do_not_extend_a_lockout(monkeypatch) -> None:
+    """Issue 45: a NAT shared with a hammering client stayed locked out about two minutes
+    after it stopped, because refusals counted. They no longer do: a minute and a half
+    after the last allowed event the window lets the next one through."""
+    now = [1_000_000 * 60 + 0.0]
+    monkeypatch.setattr(limits.time, "time", lambda: now[0])
+    assert all(limits.take_window("n", "a", 3) for _ in range(3))
+    for _ in range(50):
+        now[0] += 1
+        assert not limits.take_window("n", "a", 3)  # hammering through the minute
+    now[0] = 1_000_000 * 60 + 90.0  # 30 s into the next minute: 3 * 1/2 still counts
+    assert limits.take_window("n", "a", 3)
+
+
+ROOM_FORM = {
+    **FORM,
+    "mode": "link",
+    "name": "Aki",
+    "drop_timeout": "30",
+    "clock": "0",
+    "standin_level": "intermediate",
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("mode", ["link", "hotseat"])
+@override_settings(PLAY_GAMES_PER_MINUTE_PER_IP=3)
+def test_rooms_count_in_the_address_window_and_the_refused_get_no_session(
+    content: None, mode: str
+) -> None:
+    """Issue 45: a fresh cookie jar per request made 460 link rooms (or 422 hotseat games)
+    and 883 session rows in seconds: the room limit was per session only."""
+    from daifugo_site.rooms.models import Room
+
+    form = {**ROOM_FORM, "mode": mode, "humans": "2"}
+    for _ in range(3):
+        made = Client().post("/zh-hans/play/room/new/", form, REMOTE_ADDR="203.0.113.9")
+        assert made.status_code == 302
+    sessions = Session.objects.count()
+    for lang, words in (("zh-hans", "你在最近一分钟内开了太多局游戏"), ("ja", "この1分間")):
+        refused = Client().post(f"/{lang}/play/room/new/", form, REMOTE_ADDR="203.0.113.9")
+        assert refused.status_code == 429
+        assert words in refused.content.decode()
+    assert Room.objects.count() == 3
+    assert Session.objects.count() == sessions
+    # Practice games and rooms share the address's window.
+    assert start(Client(), REMOTE_ADDR="203.0.113.9").status_code == 429
+    assert start(Client(), REMOTE_ADDR="198.51.100.7").status_code == 302
 
 
 def test_windows_count_per_identity_and_gauges_pair_up() -> None:

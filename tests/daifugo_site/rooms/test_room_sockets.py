@@ -417,3 +417,52 @@ async def test_two_tabs_of_one_person_share_the_seat_and_one_move_counts_once() 
     mine = next(p for p in states if p.seat == seat)
     assert mine.connected and mine.takeover_at is None and not mine.standin
     await tabs[1].close()
+
+
+@pytest.mark.parametrize("mode", [Room.Mode.LINK, Room.Mode.HOTSEAT])
+def test_a_table_with_nobody_at_it_waits_and_goes_on_when_someone_comes(mode: str) -> None:
+    """Issue 45: ten rooms of advanced computers, abandoned, kept playing each other (the
+    search processes 39% -> 97% busy). With no person's page open, no seat is the
+    computer's to play (not the computers', not a dropped person's, not a run-out clock's)
+    and the next round does not start; a page opening again brings them back."""
+    from django.utils import timezone
+
+    from rules_engine import RuleSet
+    from tests.daifugo_site.play.conftest import new_session
+
+    _key, token = new_session()
+    room = rooms.create_room(
+        creator=token,
+        name="",
+        rules=RuleSet.preset("standard"),
+        players=4,
+        rounds=3,
+        levels=["advanced"] * 3,
+        mode=mode,
+        humans=1,
+        drop_timeout_s=1,
+        delay_ms=0,
+    )
+    game, _ = rooms.start(room, token, fill=True)
+    assert game is not None
+    # Everyone's drop time has run out (the link room's creator is a stand-in by now).
+    RoomSeat.objects.filter(room=room).update(
+        away_since=timezone.now() - datetime.timedelta(minutes=5)
+    )
+    game, match = services.current(game.id)  # type: ignore[misc]
+    owed = {s for s in range(4) if game.seats[s].get("kind") == "computer"}
+    if mode == Room.Mode.LINK:
+        owed.add(0)
+        assert 0 in services.standin_seats(game, match)
+    assert not presence.anyone_here(game)
+    assert services.computers_to_act(game, match) == []
+    # Someone opens the page: the computers' turns are theirs again.
+    presence.open_connection("c1", room.token, 0)
+    assert presence.anyone_here(game)
+    acting = services.computers_to_act(game, match)
+    assert acting == ([match.round.to_act] if match.round.to_act in owed else [])
+    # A page gone quiet for the stale time counts no more.
+    SeatConnection.objects.filter(pk="c1").update(
+        seen=timezone.now() - datetime.timedelta(minutes=5)
+    )
+    assert services.computers_to_act(game, match) == []
