@@ -150,16 +150,27 @@ def take_seat(room: Room, seat: int, player: str, name: str) -> str | None:
         return "not_creator"
     if not 0 <= seat < room.players:
         return "no_such_seat"
-    if seat_of(room, player) is not None:
-        return "already_seated"
-    if not RoomSeat.objects.filter(room=room, kind=RoomSeat.Kind.FREE).exists():
-        return "room_full"
-    taken = RoomSeat.objects.filter(room=room, seat=seat, kind=RoomSeat.Kind.FREE).update(
-        kind=RoomSeat.Kind.HUMAN, player=player, name=clean_name(name)
-    )
-    if not taken:
-        return "seat_taken"
-    _touch(room)
+    # "Already seated?" and the seat's update are one step: the room's row is locked
+    # first (PostgreSQL; SQLite's IMMEDIATE transactions serialise writers anyway), so two
+    # requests of one person for two seats cannot both see "not seated" (issue 45: 2 and
+    # even 4 seats for one session from concurrent requests).
+    with transaction.atomic():
+        locked = Room.objects.select_for_update().filter(pk=room.pk).values_list("status")
+        status = locked.first()
+        if status is None or status[0] == Room.Status.CLOSED:
+            return "room_closed"
+        if status[0] != Room.Status.OPEN:
+            return "room_started"
+        if seat_of(room, player) is not None:
+            return "already_seated"
+        if not RoomSeat.objects.filter(room=room, kind=RoomSeat.Kind.FREE).exists():
+            return "room_full"
+        taken = RoomSeat.objects.filter(room=room, seat=seat, kind=RoomSeat.Kind.FREE).update(
+            kind=RoomSeat.Kind.HUMAN, player=player, name=clean_name(name)
+        )
+        if not taken:
+            return "seat_taken"
+        _touch(room)
     return None
 
 

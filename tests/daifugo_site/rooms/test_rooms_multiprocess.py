@@ -250,3 +250,42 @@ def test_a_killed_worker_s_person_is_played_by_the_computer_then_takes_the_seat_
     assert "took_back" in out and not out.get("refused"), out
     logs = stack.log_text()
     assert "Traceback" not in logs, logs
+
+
+SEAT_RACE = """
+import threading
+from django.contrib.sessions.backends.db import SessionStore
+from django.db import connection
+from daifugo_site.play import services
+from daifugo_site.rooms import services as rooms
+from daifugo_site.rooms.models import Room, RoomSeat
+from rules_engine import RuleSet
+counts = []
+for trial in range(8):
+    creator = SessionStore(); owner = services.player_token(creator); creator.save()
+    other = SessionStore(); token = services.player_token(other); other.save()
+    room = rooms.create_room(creator=owner, name="A", rules=RuleSet.preset("standard"),
+        players=5, rounds=1, levels=["beginner"] * 4, delay_ms=0)
+    gate = threading.Barrier(4)
+    answers = []
+    def take(seat):
+        try:
+            gate.wait()
+            answers.append(rooms.take_seat(Room.objects.get(pk=room.pk), seat, token, "B"))
+        finally:
+            connection.close()
+    threads = [threading.Thread(target=take, args=(s,)) for s in (1, 2, 3, 4)]
+    for t in threads: t.start()
+    for t in threads: t.join()
+    seated = RoomSeat.objects.filter(room=room, player=token).count()
+    counts.append("%d:%d" % (seated, answers.count("already_seated")))
+print(" ".join(counts))
+"""
+
+
+def test_one_person_takes_one_seat_whatever_the_concurrency(stack: Stack) -> None:
+    """Issue 45: concurrent "take seat" requests of one session for seats 1-4 gave that
+    session 2 seats, once 4 (PostgreSQL, READ COMMITTED). Eight trials of four threads:
+    one seat each time, the other three answered already_seated."""
+    out = stack.manage("shell", "-v", "0", "-c", SEAT_RACE).split()
+    assert out == ["1:3"] * 8, out
