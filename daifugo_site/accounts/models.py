@@ -12,6 +12,19 @@ from django.utils.translation import gettext_lazy as _
 DISPLAY_NAME_MAX = 24
 
 
+def generated_name(language: str | None = None) -> str:
+    """A new account's display name: a word and four random digits, in the account's
+    language. Never anything taken from the e-mail address, which no one else may see
+    (issue 45; the local part was the default before)."""
+    import secrets
+
+    from django.utils import translation
+
+    number = f"{secrets.randbelow(9000) + 1000}"
+    with translation.override(language or translation.get_language() or settings.LANGUAGE_CODE):
+        return translation.gettext("Card player %(n)s") % {"n": number}
+
+
 class Profile(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"

@@ -23,15 +23,14 @@ from daifugo_site.play.models import Game
 from tutorials.models import Progress
 from tutorials.progress import TOKEN_KEY as TUTOR_TOKEN_KEY
 
-from .models import DISPLAY_NAME_MAX, Profile
+from .models import DISPLAY_NAME_MAX, Profile, generated_name
 
 
 def profile_for(user: Any) -> Profile:
     profile = Profile.objects.filter(user=user).first()
     if profile is None:
-        base = (user.email or user.get_username() or "").split("@")[0]
         profile, _ = Profile.objects.get_or_create(
-            user=user, defaults={"display_name": (base or "player")[:DISPLAY_NAME_MAX]}
+            user=user, defaults={"display_name": generated_name()[:DISPLAY_NAME_MAX]}
         )
     return profile
 

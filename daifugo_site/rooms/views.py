@@ -41,10 +41,18 @@ def _player(request: HttpRequest) -> str | None:
 
 
 def _nickname(request: HttpRequest) -> str:
+    """The name others see at the table: the one typed, else (signed in) the profile's
+    display name, else the one this browser used last. Never the account's user name or
+    e-mail address (allauth derives the user name from the address's local part)."""
+    typed = services.clean_name(request.POST.get("name"))
+    if typed:
+        return typed
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
-        return services.clean_name(user.get_username())
-    return services.clean_name(request.POST.get("name") or request.session.get("room_name"))
+        from daifugo_site.accounts.signals import profile_for
+
+        return services.clean_name(profile_for(user).display_name)
+    return services.clean_name(request.session.get("room_name"))
 
 
 @require_POST

@@ -55,7 +55,10 @@ def test_account_pages_have_no_english(client: Client, lang: str, path: str) -> 
 def test_sign_up_in_out(client: Client, lang: str) -> None:
     sign_up(client, lang)
     user = get_user_model().objects.get(email="kana@example.com")
-    assert Profile.objects.get(user=user).display_name == "kana"
+    # A generated name in the page's language: nothing of the e-mail address (issue 45).
+    name = Profile.objects.get(user=user).display_name
+    assert "kana" not in name
+    assert re.fullmatch(("牌友" if lang == "zh-hans" else "プレイヤー") + r"\d{4}", name), name
     page = client.get(f"/{lang}/accounts/profile/")
     assert page.status_code == 200 and 'data-testid="rating"' in page.content.decode()
     assert not ENGLISH.search(visible_text(page.content.decode()))
@@ -178,3 +181,54 @@ def test_statistics_recorded_and_opt_out(client: Client) -> None:
     assert GameResult.objects.filter(user=user).count() == 0
     page = client.get("/ja/accounts/profile/").content.decode()
     assert 'data-stat="games"' not in page
+
+
+ROOM_FORM = {
+    "table": "4",
+    "preset": "standard",
+    "rounds": "3",
+    "speed": "300",
+    "level_1": "beginner",
+    "level_2": "beginner",
+    "level_3": "beginner",
+    "mode": "link",
+    "drop_timeout": "30",
+    "clock": "0",
+    "standin_level": "intermediate",
+}
+
+
+@pytest.mark.parametrize("typed", ["", "Momo"])
+def test_a_room_shows_the_typed_nickname_or_the_display_name_never_the_address(
+    client: Client, typed: str
+) -> None:
+    """Issue 45: room pages showed the user name (the address before the @) even after the
+    person set a display name, and ignored the nickname typed for a signed-in creator."""
+    from daifugo_site.rooms.models import Room, RoomSeat
+
+    sign_up(client, "zh-hans", email="kana.secret@example.com")
+    client.post("/zh-hans/accounts/profile/", {"display_name": "Aki", "language": "zh-hans"})
+    made = client.post("/zh-hans/play/room/new/", {**ROOM_FORM, "name": typed})
+    assert made.status_code == 302
+    room = Room.objects.get()
+    assert RoomSeat.objects.get(room=room, seat=0).name == (typed or "Aki")
+    page = Client().get(made["Location"]).content.decode()
+    assert "kana" not in page and (typed or "Aki") in page
+
+
+def test_names_taken_from_addresses_are_replaced_once() -> None:
+    """The migration: a display name equal to its address's local part is replaced by a
+    generated one; a name the person chose stays."""
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("daifugo_site.accounts.migrations.0003_no_name_from_email")
+    users = get_user_model().objects
+    a = users.create_user(username="kana", email="kana@example.com", password="x" * 12)
+    b = users.create_user(username="momo", email="momo@example.com", password="x" * 12)
+    Profile.objects.create(user=a, display_name="kana", language="ja")
+    Profile.objects.create(user=b, display_name="Momo the Great")
+    migration.forwards(apps, None)
+    assert re.fullmatch(r"プレイヤー\d{4}", Profile.objects.get(user=a).display_name)
+    assert Profile.objects.get(user=b).display_name == "Momo the Great"
