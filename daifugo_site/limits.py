@@ -204,6 +204,10 @@ def _depth_exceeds(text: str, max_depth: int) -> bool:
     return False
 
 
+#: For other JSON inputs bounded the same way (the rules checker's table state).
+depth_exceeds = _depth_exceeds
+
+
 def _no_constant(name: str) -> Any:
     # NaN, Infinity and -Infinity are not JSON; Python's parser accepts them by default.
     raise Malformed()

@@ -21,6 +21,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from daifugo_site import limits
 from daifugo_site.ui.labels import cards_text, suit_labels
 from daifugo_site.ui.narrator import Line, narrate
 from daifugo_site.ui.reasons import reason_text
@@ -33,6 +34,8 @@ MAX_INPUT = 4000
 MAX_STEPS = 200
 MAX_MOVES = 80
 MAX_MOVE_TEXT = 80
+# Arrays and objects inside one another: a scenario needs 4 (steps of moves of cards).
+MAX_DEPTH = 8
 ACTION_STEPS = ("play", "pass", "give")
 
 EXAMPLE = json.dumps(
@@ -107,6 +110,10 @@ def _parse(text: str) -> dict[str, Any]:
         raise InputError(
             _("The table state is too long: at most %(limit)d characters.") % {"limit": MAX_INPUT}
         )
+    # A scenario nests a few levels deep; thousands of brackets made the parser (or the
+    # steps' reading) recurse to a RecursionError, a 500 (issue 45). Checked before parsing.
+    if limits.depth_exceeds(text, MAX_DEPTH):
+        raise InputError(_("This is not a valid table state."))
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -114,6 +121,14 @@ def _parse(text: str) -> dict[str, Any]:
             _("This is not valid JSON (line %(line)d, column %(column)d).")
             % {"line": exc.lineno, "column": exc.colno}
         ) from None
+    except (RecursionError, ValueError):
+        raise InputError(_("This is not a valid table state.")) from None
+    # A lone surrogate ("\ud800") parses, then cannot be written out as UTF-8 (a 500 when
+    # the page echoed it): no real card, seat or rule name has one.
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputError(_("This is not a valid table state.")) from None
     if not isinstance(data, dict):
         raise InputError(_("The table state must be a JSON object with rules, hands and steps."))
     unknown = sorted(set(data) - SCENARIO_KEYS - {"plays"})

@@ -98,3 +98,41 @@ def test_rules_page_examples_link_to_the_checker(content: None, client: Client) 
     text = parse_qs("s=" + unescape(link))["s"][0]
     result = check(text)
     assert result.error == "" and result.seats
+
+
+NESTED = "[" * 2000 + "]" * 2000
+NESTED_STEPS = json.dumps({**GOOD, "steps": []}).replace(
+    '"steps": []', '"steps": ' + "[" * 1500 + "]" * 1500
+)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        (NESTED, {"zh-hans": "这不是有效的牌局状态", "ja": "有効な局面ではありません"}),
+        (NESTED_STEPS, {"zh-hans": "这不是有效的牌局状态", "ja": "有効な局面ではありません"}),
+        (
+            '{"rules": "\\ud800", "hands": []}',
+            {"zh-hans": "这不是有效的牌局状态", "ja": "有効な局面ではありません"},
+        ),
+        (
+            json.dumps({**GOOD, "hands": ["\ud800"]}),
+            {"zh-hans": "这不是有效的牌局状态", "ja": "有効な局面ではありません"},
+        ),
+    ],
+)
+@pytest.mark.parametrize("lang", ["zh-hans", "ja"])
+def test_deep_nesting_and_lone_surrogates_are_refused_not_500(
+    client: Client, lang: str, text: str, words: dict[str, str]
+) -> None:
+    """Issue 45: 2,000 nested brackets (RecursionError, also inside steps) and a lone
+    surrogate (UnicodeEncodeError) answered 500. Now the translated refusal, nothing else."""
+    for response in (
+        client.get(f"/{lang}/review/checker/", {"s": text}),
+        client.post(f"/{lang}/review/checker/", {"s": text}),
+    ):
+        html = response.content.decode("utf-8")
+        assert response.status_code == 400
+        assert 'data-testid="checker-error"' in html and words[lang] in html
+        assert 'data-testid="checker-moves"' not in html
