@@ -45,13 +45,11 @@ def seat_name(game: Game, seat: int, owner_view: bool = True, viewer: int | None
     if any(e.get("name") for e in game.seats):
         computers = [s for s, e in enumerate(game.seats) if e.get("kind") == "computer"]
         index = computers.index(seat) if seat in computers else 0
-        return _("Computer %(letter)s") % {"letter": "ABCDEF"[index]}
+        return _("Computer %(n)d") % {"n": index + 1}
     if seat == game.human_seat:
         return _("You") if owner_view else _("Human player")
-    letters = "ABCDEF"
-    return _("Computer %(letter)s") % {
-        "letter": letters[seat - 1 if seat > game.human_seat else seat]
-    }
+    # Numbered as the set-up form numbers their levels (Computer 1, 2, …), in seat order.
+    return _("Computer %(n)d") % {"n": (seat - 1 if seat > game.human_seat else seat) + 1}
 
 
 def move_codes(move: Move | None) -> list[str]:

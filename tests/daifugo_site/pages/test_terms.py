@@ -46,6 +46,7 @@ TERMS: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
         "joker": ("鬼牌", ("王牌", "大小王")),
         "pass": ("过", ("选择过。",)),
         "miyako-ochi": ("都落", ("当场都落", "你都落", "他都落", "会都落", "被都落", "都落了")),
+        "titles": ("阶级", ("身份",)),
     },
     "ja": {
         "suit-lock": ("縛り", ("しばり", "スート縛り")),
@@ -62,10 +63,23 @@ PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
     "zh_hans": (),
     "ja": (re.compile(r"コンピュータ(?![ー大])"),),
 }
-#: Words that are not a concept's variant but were wrong all the same.
+#: Words that are not a concept's variant but were wrong all the same, or a concept outside
+#: the glossary said another way than the site's (issue 39): the exchange's return is 还回;
+#: the right to lead is 领出权; a puzzle is 残局题 / 詰め問題; 亲 is the glossary's term, and
+#: prose says 领出 / 拿到领出权 rather than the calque 当亲; pass is 过. In Japanese the 1v1
+#: is レート戦 (as the rated pages, Lichess and most Japanese game sites say; レーティング is
+#: the number) and a round of a match is 回戦 (as the rules pages count them, 2回戦以降).
 FORBIDDEN: dict[str, tuple[str, ...]] = {
-    "zh_hans": ("好棋", "♦3的主人", "排到最后", "过过"),
-    "ja": ("CPU", "をを"),
+    "zh_hans": (
+        *("好棋", "♦3的主人", "排到最后", "过过"),
+        *("回赠", "交回", "出牌权", "谜题", "练习题", "当亲", "当上亲", "选择不出"),
+        *("朋友圈", "预设对照表", "电脑 A", "玩家A"),
+    ),
+    "ja": (
+        *("CPU", "をを"),
+        *("レーティング戦", "ラウンド", "パズル", "対戦の回数", "代わりに打"),
+        *("プリセット比較表", "コンピューターA", "Aさん"),
+    ),
 }
 #: Places where a forbidden word is right: the glossary entry that names the variant
 #: (none today), kept as (file name, word).
@@ -191,6 +205,8 @@ def test_the_variant_lists_are_live() -> None:
     (pattern,) = PATTERNS["ja"]
     assert pattern.search("コンピュータの研究") and not pattern.search("コンピューター")
     assert not pattern.search("『コンピュータ大貧民』")
+    assert "回赠" in FORBIDDEN["zh_hans"] and "出牌权" in FORBIDDEN["zh_hans"]
+    assert "レーティング戦" in FORBIDDEN["ja"] and "ラウンド" in FORBIDDEN["ja"]
 
 
 # -- no kana inside Chinese -------------------------------------------------------------------
