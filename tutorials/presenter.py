@@ -12,7 +12,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from daifugo_site.ui.labels import cards_text, suit_labels
-from daifugo_site.ui.narrator import Line, narrate
+from daifugo_site.ui.narrator import Line, narrate, out_causes, out_text
 from daifugo_site.ui.reasons import reason_text
 from rules_engine import Round, card_codes, parse_cards
 from rules_engine.state import EXCHANGE, PLAY
@@ -67,6 +67,7 @@ class SeatView:
     penalised: bool
     codes: list[str]  # face up, or empty when the hand is hidden
     owes: int = 0
+    out_text: str = ""  # "Out: place 2", or the penalty that put the seat there
 
 
 @dataclass
@@ -87,7 +88,10 @@ class TableView:
     show_hands: bool
 
 
-def table_view(r: Round, show_hands: bool) -> TableView:
+def table_view(table: engine.Table, show_hands: bool) -> TableView:
+    r = table.round
+    # Why each penalised seat took its place, as the engine recorded it when it happened.
+    causes = out_causes(e for logged in table.log for e in logged.after.effects)
     seats = []
     places = r.places()
     for seat in range(r.n):
@@ -104,6 +108,7 @@ def table_view(r: Round, show_hands: bool) -> TableView:
                 penalised=seat in r.penalised,
                 codes=card_codes(r.hands[seat]) if show_hands and seat != 0 else [],
                 owes=r.owed[seat] if r.phase == EXCHANGE else 0,
+                out_text=out_text(place, causes.get(seat, "")) if place else "",
             )
         )
     legal = engine.legal_strings(r) if r.to_act == engine.LEARNER else []

@@ -235,7 +235,7 @@ def _step_parts(
         except engine.TableError:
             table = None
     if table is not None:
-        parts["table"] = presenter.table_view(table.round, show_hands)
+        parts["table"] = presenter.table_view(table, show_hands)
         plays = len(before.log) if before is not None else 0
         parts["history"] = [
             event

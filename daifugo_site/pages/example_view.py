@@ -36,8 +36,9 @@ class ExampleError(ValueError):
 
 
 def seat_label(seat: int) -> str:
-    # Translators: a player in an example hand; %(letter)s is A, B, C...
-    return gettext("Player %(letter)s") % {"letter": SEAT_LETTERS[seat]}
+    # Numbered by seat from 1, as the glossary and the lessons name players (1号玩家,
+    # プレイヤー1); the same message as the lessons' seats.
+    return gettext("Player %(number)s") % {"number": seat + 1}
 
 
 def reason_label(reason: str) -> str:

@@ -17,7 +17,7 @@ from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from daifugo_site.ui.labels import suit_labels, title_label
-from daifugo_site.ui.narrator import Line, narrate
+from daifugo_site.ui.narrator import Line, narrate, out_causes, out_text
 from rules_engine import Match, Move, Observation, Refusal, Round, card_codes, observe
 from rules_engine.effects import visible_to
 from rules_engine.match import apply_to_round
@@ -45,13 +45,11 @@ def seat_name(game: Game, seat: int, owner_view: bool = True, viewer: int | None
     if any(e.get("name") for e in game.seats):
         computers = [s for s, e in enumerate(game.seats) if e.get("kind") == "computer"]
         index = computers.index(seat) if seat in computers else 0
-        return _("Computer %(letter)s") % {"letter": "ABCDEF"[index]}
+        return _("Computer %(n)d") % {"n": index + 1}
     if seat == game.human_seat:
         return _("You") if owner_view else _("Human player")
-    letters = "ABCDEF"
-    return _("Computer %(letter)s") % {
-        "letter": letters[seat - 1 if seat > game.human_seat else seat]
-    }
+    # Numbered as the set-up form numbers their levels (Computer 1, 2, …), in seat order.
+    return _("Computer %(n)d") % {"n": (seat - 1 if seat > game.human_seat else seat) + 1}
 
 
 def move_codes(move: Move | None) -> list[str]:
@@ -77,37 +75,47 @@ def describe_step(game: Game, after: Round, viewer: int | None) -> list[Event]:
 
 # Events only ever grow within a round: keep what was described, per game, round, language
 # and viewer, and describe only the new actions (a push then costs one step, not a replay).
-_EVENTS: OrderedDict[tuple[str, int, str, int | None], tuple[int, Round, list[Event]]] = (
-    OrderedDict()
-)
+# With them, why each penalised seat took its place (read from the same effects).
+_EVENTS: OrderedDict[
+    tuple[str, int, str, int | None], tuple[int, Round, list[Event], dict[int, str]]
+] = OrderedDict()
 _EVENTS_LOCK = threading.Lock()
 _EVENTS_SIZE = 1024
 
 
 def round_events(game: Game, match: Match, viewer: int | None) -> list[Event]:
     """The current round in sentences, for ``viewer`` (None: public facts only)."""
+    return _round_record(game, match, viewer)[0]
+
+
+def _round_record(
+    game: Game, match: Match, viewer: int | None
+) -> tuple[list[Event], dict[int, str]]:
+    """The current round in sentences, and seat -> why it took a place from the bottom
+    (``rules_engine.effects.PENALISED`` or ``MIYAKO_OCHI``), from the engine's effects."""
     key = (game.id, match.round_no, get_language() or "", viewer)
     log = match.round_log()
     with _EVENTS_LOCK:
         cached = _EVENTS.get(key)
     if cached is not None and cached[0] <= len(log):
-        done, r, events = cached
-        events = list(events)
+        done, r, events, causes = cached
+        events, causes = list(events), dict(causes)
     else:
         r = match.deal_round(match.round_no)
         # The deal's own effects first: the automatic gifts of the exchange.
-        done, events = 0, describe_step(game, r, viewer)
+        done, events, causes = 0, describe_step(game, r, viewer), out_causes(r.effects)
     for action in log[done:]:
         after = apply_to_round(r, action)
         assert not isinstance(after, Refusal), "a stored action no longer applies"
         events.extend(describe_step(game, after, viewer))
+        causes |= out_causes(after.effects)
         r = after
     with _EVENTS_LOCK:
-        _EVENTS[key] = (len(log), r, events)
+        _EVENTS[key] = (len(log), r, events, causes)
         _EVENTS.move_to_end(key)
         while len(_EVENTS) > _EVENTS_SIZE:
             _EVENTS.popitem(last=False)
-    return events
+    return events, causes
 
 
 # -- the table ----------------------------------------------------------------------------------
@@ -127,6 +135,9 @@ class SeatView:
     is_you: bool
     score: int
     holds_field: bool
+    #: Why a penalised seat took its place: the effect kind that put it there (see
+    #: ``daifugo_site.ui.narrator.out_causes``); empty for a seat that went out cleanly.
+    out_cause: str = ""
     # Words, prepared here rather than in the template: this fragment is pushed on every
     # action, and gettext in Python costs less than the template's translation tags.
     count_text: str = ""
@@ -136,10 +147,8 @@ class SeatView:
     def __post_init__(self) -> None:
         self.count_text = ngettext("%(n)s card", "%(n)s cards", self.count) % {"n": self.count}
         self.score_text = ngettext("%(n)s point", "%(n)s points", self.score) % {"n": self.score}
-        if self.place and self.penalised:
-            self.state_text = _("Out, penalised: place %(place)s") % {"place": self.place}
-        elif self.place:
-            self.state_text = _("Out: place %(place)s") % {"place": self.place}
+        if self.place:
+            self.state_text = out_text(self.place, self.out_cause if self.penalised else "")
         elif self.passed:
             self.state_text = _("Passed")
         elif self.is_turn:
@@ -227,6 +236,8 @@ def table_view(game: Game, match: Match, *, is_owner: bool, seat: int | None = N
     prev_titles = obs.previous_titles
     scores = match.scores
     places = r.places()
+    # The log first: replaying it reads why each penalised seat took its place.
+    events, causes = _round_record(game, match, seat if is_owner else None)
     seats = [
         SeatView(
             seat=s,
@@ -241,6 +252,7 @@ def table_view(game: Game, match: Match, *, is_owner: bool, seat: int | None = N
             is_you=s == seat,
             score=scores[s],
             holds_field=obs.field_seat == s,
+            out_cause=causes.get(s, ""),
         )
         for s in range(r.n)
     ]
@@ -263,7 +275,6 @@ def table_view(game: Game, match: Match, *, is_owner: bool, seat: int | None = N
                 }
             )
             playable.update(codes)
-    events = round_events(game, match, seat if show_hand else None)
     announcement = events[-1].text if events else ""
     results: list[ResultRow] = []
     if r.result is not None:

@@ -80,6 +80,29 @@ def clear_text(reason: str, leader: str) -> str:
     return str(_CLEAR[reason]) % {"name": leader}
 
 
+#: The effects that put a seat in a place from the bottom, and the seat state each gives.
+_OUT_BY_CAUSE: dict[str, Promise] = {
+    fx.PENALISED: gettext_lazy("Out, forbidden finish: place %(place)s"),
+    fx.MIYAKO_OCHI: gettext_lazy("Out, miyako-ochi: place %(place)s"),
+}
+
+
+def out_causes(effects: Iterable[Effect]) -> dict[int, str]:
+    """Seat -> the kind of the effect that gave it a place from the bottom
+    (``penalised``: a forbidden finish; ``miyako_ochi``), as the engine recorded them.
+    ``effects`` are those of every action of a round so far, in order."""
+    return {e.seat: e.kind for e in effects if e.kind in _OUT_BY_CAUSE}
+
+
+def out_text(place: int, cause: str = "") -> str:
+    """A seat's state once it is out: its place, and why it took it when it was put there
+    (``cause`` from :func:`out_causes`; empty for a seat that went out on its own)."""
+    label = _OUT_BY_CAUSE.get(cause)
+    if label is None:
+        return _("Out: place %(place)s") % {"place": place}
+    return str(label) % {"place": place}
+
+
 def narrate(
     effects: Iterable[Effect],
     name: Callable[[int], str],

@@ -28,7 +28,7 @@ def test_read_a_section_then_switch_language_and_land_on_the_same_section(
     # An example hand: caption, seats, the engine's lock note, cards with Chinese names.
     example = section.locator('[data-example="suit-lock-single"]')
     expect(example).to_contain_text("黑桃被锁")
-    expect(example).to_contain_text("玩家A")
+    expect(example).to_contain_text("1号玩家")
     expect(example.locator('[data-card="HQ"]').first).to_have_attribute("aria-label", "红心 Q")
 
     page.get_by_role("link", name="日本語").click()
@@ -38,7 +38,7 @@ def test_read_a_section_then_switch_language_and_land_on_the_same_section(
     expect(section.locator("h1")).to_have_text("縛り")
     example = section.locator('[data-example="suit-lock-single"]')
     expect(example).to_contain_text("スペード縛り")
-    expect(example).to_contain_text("Aさん")
+    expect(example).to_contain_text("プレイヤー1")
     expect(example.locator('[data-card="HQ"]').first).to_have_attribute("aria-label", "ハートのQ")
     assert page_problems(page) == []
 

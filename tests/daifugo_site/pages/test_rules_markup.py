@@ -76,7 +76,9 @@ def test_example_shortcode_renders_caption_hands_and_steps(content: None) -> Non
     figure = find_all(html, "figure", data_example="suit-lock-single")
     assert len(figure) == 1
     assert "スペード縛り" in html  # the caption, in Japanese
-    assert "Aさん" in html and "Bさん" in html  # seat labels
+    assert (
+        "プレイヤー1" in html and "プレイヤー2" in html
+    )  # seat labels, as the glossary numbers them
     steps = find_all(html, "li", class_="example__step example__step--play")
     assert len(steps) >= 3
     # The lock the engine reports, and the refused ♥Q with its reason.

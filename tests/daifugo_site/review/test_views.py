@@ -160,7 +160,7 @@ def test_a_position_the_solver_did_not_settle_is_refused_as_a_puzzle(
     _stored_review(game, [item])
     response = client.post(f"/ja/review/game/{game.id}/puzzle/3/")
     assert response.status_code == 400
-    assert "パズル" in response.content.decode()
+    assert "詰め問題" in response.content.decode()
     assert not PlayerPuzzle.objects.exists()
 
 
