@@ -123,9 +123,10 @@ def play_to_end(game_id: str) -> None:
         seat = match.round.to_act
         action = thinking.safe_action(match.observe(seat))
         # A computer driver started by the page may move first: then read again.
-        services.apply_action(
-            game_id, action, by_computer=row.seats[seat].get("kind") == "computer"
-        )
+        # A person's move names their player token (a room table refuses one without).
+        computer = row.seats[seat].get("kind") == "computer"
+        player = None if computer else row.seats[seat].get("player")
+        services.apply_action(game_id, action, by_computer=computer, player=player)
     raise AssertionError("did not finish")
 
 
