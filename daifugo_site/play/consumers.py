@@ -100,7 +100,9 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
         """Who this page is (owner, a room seat, or a viewer within the game's cap); False
         when it was closed instead."""
         game = await asyncdb.call(services.get_game, self.game_id)
-        if game is None:
+        if game is None or services.is_rated(game):
+            # A rated game has its own socket for its two players (daifugo_site/rated);
+            # here it is no game at all, as its page is to others.
             await self.close(code=CLOSE_NO_GAME)
             return False
         session = self.scope.get("session")

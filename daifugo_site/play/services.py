@@ -383,6 +383,16 @@ def computers_to_act(game: Game, match: Match) -> list[int]:
     return [r.to_act] if r.to_act in computer else []
 
 
+#: The owner of a rated game (daifugo_site/rated) starts with this: such a game is watched
+#: only through its own pages (its two players; a replay once it is over), never as a
+#: practice game's viewer (issue 45: its page said 403 while the play socket let anyone in).
+RATED_OWNER_PREFIX = "rated:"
+
+
+def is_rated(game: Game) -> bool:
+    return game.owner.startswith(RATED_OWNER_PREFIX)
+
+
 def is_table_of_people(game: Game) -> bool:
     """A room's game: its human seats belong to player tokens (``"player"`` entries)."""
     return any(entry.get("player") for entry in game.seats)

@@ -132,6 +132,9 @@ def game(request: HttpRequest, game_id: str) -> HttpResponse:
     found = services.get_game(game_id)
     if found is None:
         raise Http404
+    if services.is_rated(found):
+        # Its own page decides (players; others a notice, or the replay once it is over).
+        return redirect("rated:game", game_id=found.id)
     token = request.session.get(services.PLAYER_TOKEN_KEY)
     seat = services.seat_of(found, token) if token else None
     if services.is_table_of_people(found):

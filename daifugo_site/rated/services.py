@@ -145,7 +145,7 @@ def create_rated_game(user0: Any, user1: Any) -> RatedGame:
     rules = rated_rules()
     # No browser owns it as a practice game: the two accounts act through the rated socket.
     game = Game(
-        owner="rated:" + secrets.token_urlsafe(12),
+        owner=play.RATED_OWNER_PREFIX + secrets.token_urlsafe(12),
         rules=rules.to_json(),
         players=2,
         rounds=1,

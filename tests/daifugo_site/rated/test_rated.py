@@ -454,3 +454,31 @@ def test_the_clock_and_both_reserves_are_on_both_pages(settings: object) -> None
         assert mine and theirs
         running, still = (mine, theirs) if seat == to_act else (theirs, mine)
         assert 48 <= int(running.group(1)) <= 50 and int(still.group(1)) == 60
+
+
+async def test_the_play_socket_and_page_agree_with_the_rated_page() -> None:
+    """Issue 45: a rated game's page answered 403 to non-players while the play socket
+    (``/ws/play/…``) let anyone in as a viewer, and ``/play/<id>/`` drew its table. The
+    policy is the rated page's: a game in progress is its two players' (others get its
+    replay once it is over). The play socket closes as for no game; the play page sends
+    to the rated page."""
+    from tests.daifugo_site.play.conftest import PlayClient
+
+    rated, key_a, _ = await database_sync_to_async(new_rated_game)()
+    _, key_c = await database_sync_to_async(account)("c@example.com")
+    for key in (None, key_c, key_a):
+        page = PlayClient(rated.game_id, key)
+        connected, _ = await page.communicator.connect()
+        assert connected  # accepted, then closed with the no-game code, nothing sent
+        closed = await page.communicator.receive_output(timeout=5)
+        assert closed["type"] == "websocket.close" and closed["code"] == 4004
+
+    def http() -> None:
+        client = Client()
+        client.cookies["sessionid"] = key_c
+        response = client.get(f"/zh-hans/play/{rated.game_id}/")
+        assert response.status_code == 302
+        assert response["Location"] == f"/zh-hans/rated/{rated.game_id}/"
+        assert client.get(response["Location"]).status_code == 403
+
+    await database_sync_to_async(http)()
