@@ -321,6 +321,26 @@ def _abort(protocol: Any) -> None:
         transport.abortConnection()
 
 
+def _quiet_after_close(send: Any) -> Any:
+    """``send`` that drops a frame for a connection already closed: a push (another
+    player's move) can race the page closing, and autobahn then raised ``Disconnected``
+    ("Attempt to send on a closed protocol") out of the group handler, logged as an error
+    for something normal. Nothing is lost: the page is gone, and it gets the whole table
+    when it comes back."""
+    try:
+        from autobahn.exception import Disconnected
+    except ImportError:  # another server: nothing of autobahn's to catch
+        return send
+
+    async def guarded(message: dict[str, Any]) -> None:
+        try:
+            await send(message)
+        except Disconnected:
+            pass
+
+    return guarded
+
+
 class SendBacklog:
     """ASGI middleware for daphne's WebSocket: puts ``daifugo.backlog`` (bytes waiting to be
     written to this client) and ``daifugo.abort`` (drop the TCP connection now) in the
@@ -341,7 +361,7 @@ class SendBacklog:
                     "daifugo.abort": partial(_abort, protocol),
                 },
             )
-        return await self.inner(scope, receive, send)
+        return await self.inner(scope, receive, _quiet_after_close(send))
 
 
 class InboundBound:

@@ -156,3 +156,31 @@ def test_a_frame_flood_is_dropped_and_memory_stays_bounded(
         assert int(out["messages_sent"]) < frames  # dropped, not served to the end
         growth = float(out["rss_after_mb"]) - float(out["rss_before_mb"])
         assert growth < 30, out
+
+
+async def test_a_push_racing_a_closing_page_is_dropped_quietly() -> None:
+    """Issue 45: "Attempt to send on a closed protocol" (autobahn's Disconnected) escaped a
+    push that raced the page closing. The websocket stack drops such a send; any other
+    error still reaches the application."""
+    from autobahn.exception import Disconnected
+
+    from daifugo_site.limits import SendBacklog
+
+    sent: list[dict[str, object]] = []
+
+    async def closed_send(message: dict[str, object]) -> None:
+        sent.append(message)
+        raise Disconnected("Attempt to send on a closed protocol")
+
+    async def pushes(scope: object, receive: object, send: object) -> None:
+        await send({"type": "websocket.send", "text": "a push"})  # type: ignore[operator]
+        await send({"type": "websocket.send", "text": "another"})  # type: ignore[operator]
+
+    await SendBacklog(pushes)({"type": "websocket"}, None, closed_send)
+    assert [m["text"] for m in sent] == ["a push", "another"]
+
+    async def broken_send(message: dict[str, object]) -> None:
+        raise ValueError("a real bug")
+
+    with pytest.raises(ValueError):
+        await SendBacklog(pushes)({"type": "websocket"}, None, broken_send)
