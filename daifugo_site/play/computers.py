@@ -362,12 +362,22 @@ def leases() -> Leases:
 _DRIVERS: dict[str, asyncio.Task[None]] = {}
 
 
-def budget() -> Budget:
+def budget(delay_ms: int = 0) -> Budget:
     """The advanced player's budget: playouts, and CPU time of the searching thread (not
-    wall time), so a busy machine makes it slower, never weaker."""
-    return Budget(
-        time_ms=settings.PLAY_COMPUTER_BUDGET_MS, playouts=settings.PLAY_COMPUTER_PLAYOUTS
-    )
+    wall time), so a busy machine makes it slower, never weaker.
+
+    At a pace (``delay_ms``, the time a computer's move is published after its turn
+    began) the search must end inside it, or a chosen move takes longer than a forced
+    pass and the delay tells that the seat had a choice (issue 45: at the 300 ms pace 7
+    of 29 chosen passes took 327-462 ms, every forced one at most 307). So the budget is
+    the pace less ``PLAY_PACE_MARGIN_MS`` (the hop to the pool process and back, the
+    write), never above the level's own: the fast speed plays the advanced level with
+    less search (about 0.2 s instead of 0.45)."""
+    time_ms = settings.PLAY_COMPUTER_BUDGET_MS
+    if delay_ms > 0:
+        fits = max(delay_ms - settings.PLAY_PACE_MARGIN_MS, settings.PLAY_PACE_MIN_BUDGET_MS)
+        time_ms = min(time_ms, fits)
+    return Budget(time_ms=time_ms, playouts=settings.PLAY_COMPUTER_PLAYOUTS)
 
 
 async def _think(game: Game, seat: int, obs: Any) -> Action:
@@ -376,7 +386,8 @@ async def _think(game: Game, seat: int, obs: Any) -> Action:
     seed = f"{game.seed}:{game.version}:{seat}"
     try:
         lane = quick_pool() if level in QUICK_LEVELS else pool()
-        action: Action = await lane.run(game.owner, thinking.think, obs, level, seed, budget())
+        search = budget(game.delay_ms)
+        action: Action = await lane.run(game.owner, thinking.think, obs, level, seed, search)
         return action
     except asyncio.CancelledError:
         raise

@@ -366,6 +366,11 @@ PLAY_COMPUTER_SLOTS_PER_SESSION = int(os.environ.get("PLAY_COMPUTER_SLOTS_PER_SE
 # rules_engine's own default: with the compiled engine the 450 ms cap binds first (about
 # 2,000-4,000 playouts a move); 600 had been chosen for the pure-Python engine.
 PLAY_COMPUTER_PLAYOUTS = int(os.environ.get("PLAY_COMPUTER_PLAYOUTS", "6000"))
+# At a game's pace (its delay_ms) the search gets the pace less this margin, so a chosen
+# move is published at the pace like a forced pass (play/computers.py budget()); never
+# less than the floor (a pace that short is not offered).
+PLAY_PACE_MARGIN_MS = int(os.environ.get("PLAY_PACE_MARGIN_MS", "100"))
+PLAY_PACE_MIN_BUDGET_MS = 50
 # A driver's claim on a game: renewed every third of this while it thinks; a killed
 # worker's turn is picked up by the sweep once it has expired.
 PLAY_LEASE_MS = 3000

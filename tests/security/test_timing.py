@@ -20,7 +20,8 @@ from ..daifugo_site.play.conftest import make_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-DELAY_MS = 250
+# The fast speed, the shortest pace offered (play/forms.py SPEEDS).
+DELAY_MS = 300
 
 
 def _human_move(game_id: str) -> bool:
@@ -92,3 +93,19 @@ async def test_forced_and_chosen_replies_take_the_same_time(
     # shared 2-core machine a few turns may still overrun; most must not.
     late = [t for t in forced + chosen if t > delay + 0.05]
     assert len(late) <= len(forced + chosen) // 10, (forced, chosen)
+
+
+def test_the_search_budget_fits_every_offered_pace() -> None:
+    """Issue 45: the advanced level searched 450 ms of CPU at the 300 ms pace, so a chosen
+    move came out later than a forced pass. At every speed offered the budget ends the
+    search a margin before the pace; without a pace (tests, scripts) it is the level's own."""
+    from django.conf import settings
+
+    from daifugo_site.play.forms import SPEEDS
+
+    for speed in SPEEDS:
+        budget = computers.budget(int(speed))
+        assert budget.time_ms is not None
+        assert budget.time_ms + settings.PLAY_PACE_MARGIN_MS <= int(speed)
+    assert computers.budget(0).time_ms == settings.PLAY_COMPUTER_BUDGET_MS
+    assert computers.budget(1400).time_ms == settings.PLAY_COMPUTER_BUDGET_MS
