@@ -231,9 +231,17 @@ AXES_USERNAME_CALLABLE = "daifugo_site.accounts.auth.axes_username"
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_USER_MODEL_USERNAME_FIELD = "username"
-# A new account can play at once; the address is confirmed by the link in the welcome mail
-# and is needed for a password reset, which is mailed to it.
-ACCOUNT_EMAIL_VERIFICATION = "optional"
+# Nobody learns from these pages whether an address has an account (issue 45): signing up
+# answers the same for a new and a known address ("enter the code we mailed you": a new
+# address gets its code, a known one a notice that it has an account already), and the
+# password reset answers alike and mails nothing to an address without an account. allauth
+# can hide this at sign-up only when the address must be confirmed before the account is
+# used, so it must: by a six-character code typed on the next page (no switching to a
+# link on a phone), after which the new account is signed in.
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED = True
+ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 LOGIN_REDIRECT_URL = "accounts:profile"

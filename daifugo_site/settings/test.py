@@ -63,3 +63,8 @@ REVIEW_HINT_WORLDS = 8
 # Mail stays in memory (pytest reads django.core.mail.outbox; the browser tests' daphne
 # sends sign-up confirmations nowhere instead of to an SMTP server that is not there).
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+# The browser tests' daphne writes its mail to files instead, where a test reads the
+# sign-up code a person would read in their mailbox.
+if os.environ.get("DAIFUGO_MAIL_DIR"):
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    EMAIL_FILE_PATH = os.environ["DAIFUGO_MAIL_DIR"]

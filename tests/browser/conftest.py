@@ -21,6 +21,7 @@ Without Chromium the browser tests skip, saying how to install it.
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -30,6 +31,7 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -70,6 +72,42 @@ class DaphneServer:
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
+
+    def mailed_code(self, address: str) -> str:
+        """The sign-up confirmation code in the newest mail to ``address`` (the server's
+        mail is written to files: DAIFUGO_MAIL_DIR)."""
+        import email
+
+        folder = Path(self.env["DAIFUGO_MAIL_DIR"])
+        for path in sorted(folder.glob("*.log"), key=lambda p: p.stat().st_mtime, reverse=True):
+            for raw in path.read_text(errors="replace").split("-" * 79):
+                message = email.message_from_string(raw.strip())
+                if address not in str(message.get("To", "")):
+                    continue
+                parts = [message] if not message.is_multipart() else message.get_payload()
+                for part in parts:
+                    body = part.get_payload(decode=True) or b""
+                    found = re.search(rb"^\s*([A-Z0-9]{4}-[A-Z0-9]{4})\s*$", body, re.M)
+                    if found:
+                        return found.group(1).decode()
+        raise AssertionError(f"no code mailed to {address}")
+
+
+def sign_up(page: Any, server: DaphneServer, lang: str, address: str, password: str) -> None:
+    """Sign up as a person does: the form, then the code from the mail typed on the next
+    page; the new account lands on its profile, in the page's language."""
+    from playwright.sync_api import expect
+
+    page.goto(f"{server.url}/{lang}/accounts/signup/")
+    page.locator('input[name="email"]').fill(address)
+    page.locator('input[name="password1"]').fill(password)
+    page.locator('input[name="password2"]').fill(password)
+    page.locator('main form button[type="submit"]').click()
+    code = page.locator('input[name="code"]')
+    expect(code).to_be_visible()
+    code.fill(server.mailed_code(address))
+    page.locator('main form button[type="submit"]').first.click()
+    expect(page).to_have_url(re.compile(rf"/{lang}/accounts/profile/"))
 
 
 def _free_port() -> int:
@@ -113,6 +151,7 @@ def daphne_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DaphneSe
         "DJANGO_SETTINGS_MODULE": "daifugo_site.settings.test",
         "DATABASE_URL": f"sqlite:///{workdir / 'db.sqlite3'}",
         "PYTHONUNBUFFERED": "1",
+        "DAIFUGO_MAIL_DIR": str(workdir / "mail"),
     }
     server = DaphneServer(url="", env=env, log_path=workdir / "daphne.log")
     server.manage("migrate", "--noinput", "--verbosity", "0")

@@ -19,7 +19,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import AXE_HINT, SETTLED, DaphneServer, axe_script, page_problems
+from tests.browser.conftest import (
+    AXE_HINT,
+    SETTLED,
+    DaphneServer,
+    axe_script,
+    page_problems,
+    sign_up,
+)
 from tests.browser.test_play_browser import play_round_by_keyboard, start_practice_game
 from tests.browser.test_tutor_browser import PUZZLE, PUZZLE_LINE, PUZZLE_REFUSED
 
@@ -205,15 +212,6 @@ def test_room_hotseat_and_review_pages_have_no_axe_violations(
     assert page_problems(page) == []
 
 
-def sign_up(page: Any, base: str, lang: str, email: str) -> None:
-    page.goto(f"{base}/{lang}/accounts/signup/")
-    page.locator('input[name="email"]').fill(email)
-    page.locator('input[name="password1"]').fill(PASSWORD)
-    page.locator('input[name="password2"]').fill(PASSWORD)
-    page.locator('main form button[type="submit"]').click()
-    expect(page).to_have_url(re.compile(rf"/{lang}/accounts/profile/"))
-
-
 @pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize(("lang", "locale"), LANGUAGES)
 def test_profile_rated_and_replay_pages_have_no_axe_violations(
@@ -229,7 +227,7 @@ def test_profile_rated_and_replay_pages_have_no_axe_violations(
     base = daphne_server.url
     pages = [new_page(locale=locale, color_scheme=scheme) for _ in range(2)]
     for n, page in enumerate(pages):
-        sign_up(page, base, lang, f"axe-{lang}-{scheme}-{n}@example.com")
+        sign_up(page, daphne_server, lang, f"axe-{lang}-{scheme}-{n}@example.com", PASSWORD)
     assert_no_violations(pages[0], f"a new profile ({lang}, {scheme})")
     for page in pages:
         page.goto(f"{base}/{lang}/rated/")

@@ -10,17 +10,13 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.browser.conftest import DaphneServer, page_problems
+from tests.browser.conftest import sign_up as conftest_sign_up
 
 PASSWORD = "a long pass phrase 7"
 
 
-def sign_up(page: Any, url: str, email: str) -> None:
-    page.goto(f"{url}/zh-hans/accounts/signup/")
-    page.locator('input[name="email"]').fill(email)
-    page.locator('input[name="password1"]').fill(PASSWORD)
-    page.locator('input[name="password2"]').fill(PASSWORD)
-    page.locator('main form button[type="submit"]').click()
-    expect(page).to_have_url(re.compile(r"/zh-hans/accounts/profile/"))
+def sign_up(page: Any, server: DaphneServer, email: str) -> None:
+    conftest_sign_up(page, server, "zh-hans", email, PASSWORD)
     expect(page.locator('[data-testid="rating"]')).to_contain_text("1500")
 
 
@@ -28,7 +24,7 @@ def test_two_browsers_play_a_rated_game(daphne_server: DaphneServer, new_page: A
     url = daphne_server.url
     pages = [new_page(locale="zh-CN"), new_page(locale="ja-JP")]
     for n, page in enumerate(pages):
-        sign_up(page, url, f"player{n}@example.com")
+        sign_up(page, daphne_server, f"player{n}@example.com")
     pages[0].goto(f"{url}/zh-hans/rated/")
     pages[0].locator('[data-action="queue"]').click()
     expect(pages[0].locator('[data-action="leave-queue"]')).to_be_visible()
@@ -93,7 +89,7 @@ def test_two_browsers_play_a_rated_game_to_the_end(
     url = daphne_server.url
     pages = [new_page(locale="zh-CN"), new_page(locale="zh-CN")]
     for n, page in enumerate(pages):
-        sign_up(page, url, f"whole{n}@example.com")
+        sign_up(page, daphne_server, f"whole{n}@example.com")
         page.goto(f"{url}/zh-hans/rated/")
         page.locator('[data-action="queue"]').click()
     game_url = re.compile(r"/zh-hans/rated/[A-Za-z0-9_-]+/$")

@@ -19,6 +19,17 @@ from rules_engine import RuleSet
 pytestmark = pytest.mark.django_db
 
 LANGS = ("zh-hans", "ja")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_limits() -> None:
+    # allauth's limits (one confirmation mail per address per 3 minutes, ...) live in the
+    # cache, which outlives a test: each test signs up as a new visitor would.
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 # Words of allauth's English pages that must never show on a zh/ja page.
 ENGLISH = re.compile(
     r"\b(Sign In|Sign Up|Sign Out|Password|Forgot|E-?mail address|Remember Me|Menu)\b"
@@ -31,12 +42,36 @@ def visible_text(html: str) -> str:
     return html
 
 
+CODE = re.compile(r"^\s*([A-Z0-9]{4}-[A-Z0-9]{4})\s*$", re.M)
+
+
+def mailed_code(email: str) -> str:
+    """The confirmation code of the newest mail to ``email``."""
+    for message in reversed(mail.outbox):
+        if email in message.to:
+            found = CODE.search(message.body)
+            assert found, message.body
+            return found.group(1)
+    raise AssertionError(f"no mail to {email}")
+
+
 def sign_up(client: Client, lang: str, email: str = "kana@example.com") -> None:
+    """Sign up as a person does: the form, then the code from the mail on the next page
+    (the account is signed in once its address is confirmed)."""
     response = client.post(
         f"/{lang}/accounts/signup/",
         {"email": email, "password1": "a long pass phrase 7", "password2": "a long pass phrase 7"},
     )
     assert response.status_code == 302, response.content.decode()[:2000]
+    code_page = response["Location"]
+    page = client.get(code_page)
+    assert "/accounts/" in code_page and page.status_code == 200
+    assert 'name="code"' in page.content.decode()
+    assert not ENGLISH.search(visible_text(page.content.decode())), ENGLISH.search(
+        visible_text(page.content.decode())
+    )
+    confirmed = client.post(code_page, {"code": mailed_code(email)})
+    assert confirmed.status_code == 302, confirmed.content.decode()[:2000]
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -232,3 +267,62 @@ def test_names_taken_from_addresses_are_replaced_once() -> None:
     migration.forwards(apps, None)
     assert re.fullmatch(r"プレイヤー\d{4}", Profile.objects.get(user=a).display_name)
     assert Profile.objects.get(user=b).display_name == "Momo the Great"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_sign_up_and_reset_answer_alike_for_known_and_unknown_addresses(
+    client: Client, lang: str
+) -> None:
+    """Issue 45: signing up with a registered address answered "已被其他用户注册" while a new
+    one redirected, and the password reset mailed an "unknown account" notice to any
+    address. Now both answer the same way whether or not the address has an account; the
+    known address's owner is told by mail, and an unknown address gets no mail at all."""
+    from django.core.cache import cache
+
+    sign_up(client, lang, "known@example.com")
+    client.post(f"/{lang}/accounts/logout/")
+    cache.clear()  # allauth's per-address mail limits are not what is compared here
+    mail.outbox.clear()
+    answers = {}
+    for email in ("known@example.com", "nobody@example.com"):
+        other = Client()
+        response = other.post(
+            f"/{lang}/accounts/signup/",
+            {
+                "email": email,
+                "password1": "a long pass phrase 7",
+                "password2": "a long pass phrase 7",
+            },
+        )
+        page = other.get(response["Location"])
+        answers[email] = (response.status_code, response["Location"], page.status_code)
+    assert answers["known@example.com"] == answers["nobody@example.com"], answers
+    assert get_user_model().objects.filter(email="known@example.com").count() == 1
+    assert sorted(m.to[0] for m in mail.outbox) == ["known@example.com", "nobody@example.com"]
+    cache.clear()
+    mail.outbox.clear()
+    resets = [
+        client.post(f"/{lang}/accounts/password/reset/", {"email": email})
+        for email in ("known@example.com", "stranger@example.com")
+    ]
+    assert [(r.status_code, r["Location"]) for r in resets] == [
+        (resets[0].status_code, resets[0]["Location"])
+    ] * 2
+    assert [m.to[0] for m in mail.outbox] == ["known@example.com"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"), [("zh-hans", "请求过于频繁"), ("ja", "リクエストが多すぎます")]
+)
+def test_too_many_requests_is_the_sites_own_translated_page(
+    client: Client, lang: str, words: str
+) -> None:
+    """allauth's limits answered with an unstyled English "429 Too Many Requests"."""
+    data = {"email": "same@example.com", "password1": "a long pass phrase 7"}
+    data["password2"] = data["password1"]
+    assert Client().post(f"/{lang}/accounts/signup/", data).status_code == 302
+    refused = Client().post(f"/{lang}/accounts/signup/", data)  # a second code within minutes
+    html = refused.content.decode()
+    assert refused.status_code == 429
+    assert words in html and 'class="site-footer"' in html
+    assert not ENGLISH.search(visible_text(html)), ENGLISH.search(visible_text(html))
