@@ -245,9 +245,16 @@ class Browser:
         except urllib.error.HTTPError as error:
             return error.code, error.geturl(), error.read().decode()
 
-    def new_game(self, speed: str = "300") -> tuple[int, str, str]:
+    def new_game(self, speed: str = "300", room: str = "") -> tuple[int, str, str]:
+        """A practice game, or with ``room`` (link or hotseat) a room from the same form."""
         fields = {"table": "4", "preset": "standard", "rounds": "3", "speed": speed}
         fields |= {f"level_{i}": "beginner" for i in range(1, 6)}
+        if room:
+            fields |= {"mode": room, "drop_timeout": "30", "clock": "0", "humans": "2"}
+            fields |= {"standin_level": "intermediate", "name": "probe"}
+            if self.cookie("csrftoken") is None:
+                self.get("/zh-hans/play/")  # the form's page sets the CSRF cookie
+            return self.post("/zh-hans/play/room/new/", fields)
         return self.post("/zh-hans/play/", fields)
 
 
@@ -422,7 +429,7 @@ def _owner_move(push: str) -> dict[str, str] | None:
     return None
 
 
-def probe_games(seconds: float, base_dir: Path = BASE_DIR) -> dict[str, object]:
+def probe_games(seconds: float, base_dir: Path = BASE_DIR, room: str = "") -> dict[str, object]:
     """One client creating games as fast as it can, cookieless (a new session each time)
     and with one session: games and sessions written."""
     import sqlite3
@@ -434,7 +441,7 @@ def probe_games(seconds: float, base_dir: Path = BASE_DIR) -> dict[str, object]:
         while time.monotonic() < deadline:
             # Alternate: the same session, then a fresh cookieless client.
             client = one if (created + refused) % 2 else Browser(server.url)
-            status, url, _ = client.new_game()
+            status, url, _ = client.new_game(room=room)
             if status == 200 and url.rstrip("/").split("/")[-1] not in ("play", ""):
                 created += 1
             else:
@@ -442,12 +449,14 @@ def probe_games(seconds: float, base_dir: Path = BASE_DIR) -> dict[str, object]:
         db = server.env["DATABASE_URL"].removeprefix("sqlite:///")
         with sqlite3.connect(db) as conn:
             games = conn.execute("select count(*) from play_game").fetchone()[0]
+            rooms = conn.execute("select count(*) from rooms_room").fetchone()[0]
             sessions = conn.execute("select count(*) from django_session").fetchone()[0]
         return {
             "seconds": seconds,
             "created": created,
             "refused": refused,
             "game_rows": games,
+            "room_rows": rooms,
             "session_rows": sessions,
         }
 
@@ -467,13 +476,14 @@ def main() -> None:
     games = sub.add_parser("games")
     games.add_argument("--seconds", type=float, default=30)
     games.add_argument("--base-dir", type=Path, default=BASE_DIR)
+    games.add_argument("--room", choices=("", "link", "hotseat"), default="")
     args = parser.parse_args()
     if args.probe == "flood":
         out = probe_flood(args.messages, args.size, args.base_dir, args.socket)
     elif args.probe == "viewers":
         out = probe_viewers(args.viewers, args.seconds, args.base_dir)
     else:
-        out = probe_games(args.seconds, args.base_dir)
+        out = probe_games(args.seconds, args.base_dir, args.room)
     print(json.dumps(out))
 
 
