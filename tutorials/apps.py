@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
@@ -16,3 +18,21 @@ class TutorialsConfig(AppConfig):
         if result is None:
             return f"skipped: no content folder yet ({content_dir()})"
         return result.summary()
+
+    def stale_querysets(self) -> dict[str, Any]:
+        """What ``manage.py purge`` deletes: guests' lesson progress not written for
+        PURGE_GUEST_PROGRESS_DAYS days (a signed-in user's progress is theirs and stays)."""
+        from datetime import timedelta
+
+        from django.conf import settings
+        from django.utils import timezone
+
+        from .models import Progress
+
+        days = int(settings.PURGE_GUEST_PROGRESS_DAYS)
+        if days <= 0:
+            return {}
+        since = timezone.now() - timedelta(days=days)
+        return {
+            "guest lesson progress": Progress.objects.filter(user__isnull=True, updated__lt=since)
+        }

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.apps import AppConfig
 
 
@@ -9,8 +11,33 @@ class AccountsConfig(AppConfig):
     def ready(self) -> None:
         from daifugo_site.play import services
 
-        from . import signals, stats
+        from . import signals, sitestats
 
         signals.connect()
         # Practice games' statistics are recorded when the game ends (services.apply_action).
-        services.FINISH_HOOKS.append(stats.record_finished_game)
+        services.FINISH_HOOKS.append(sitestats.record_finished_game)
+        # A player's page counts for the anonymous statistics (play/consumers.py asks).
+        from daifugo_site.play import hooks
+
+        from . import client
+
+        hooks.page_statistics = client  # type: ignore[assignment]
+
+    def stale_querysets(self) -> dict[str, Any]:
+        """What ``manage.py purge`` deletes: anonymous statistics, and the pages' tallies of
+        games that never ended (an ended game folds its own), after PURGE_SITE_STATS_DAYS."""
+        from django.conf import settings
+
+        from daifugo_site.play.apps import cutoff
+
+        from .models import ClientTally, SiteStat
+
+        days = int(getattr(settings, "PURGE_SITE_STATS_DAYS", 0))
+        if days <= 0:
+            return {}
+        return {
+            "anonymous game statistics": SiteStat.objects.filter(created__lt=cutoff(days)),
+            "page tallies of unfinished games": ClientTally.objects.filter(
+                created__lt=cutoff(days)
+            ),
+        }

@@ -172,11 +172,16 @@ def parse_report(content: dict[str, Any]) -> dict[str, Any] | None:
     return out
 
 
+def token_hash(token: str) -> str:
+    """How a browser's player token is kept for its statistics switch (never the token)."""
+    import hashlib
+
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
 def stats_on(token: str | None, user: Any = None) -> bool:
     """Whether this person (the session's player token, and their account if signed in)
     records statistics."""
-    from .sitestats import token_hash
-
     if user is not None and getattr(user, "is_authenticated", False):
         if Profile.objects.filter(user=user, statistics=False).exists():
             return False

@@ -9,27 +9,29 @@ address). ``manage.py purge`` deletes rows older than ``PURGE_SITE_STATS_DAYS`` 
 from __future__ import annotations
 
 import datetime
-import hashlib
+import logging
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 from django.db.models import Avg, Count, Q, Sum
 from django.utils import timezone
 
-from rules_engine import RuleSet
+from daifugo_site.play import services as play_services
+from rules_engine import Match, RuleSet
 from rules_engine.effects import REVOLUTION
 
 from . import client
-from .models import Profile, SiteStat, StatsOptOut
+from .client import token_hash
+from .models import GameResult, Profile, SiteStat, StatsOptOut
 from .stats import final_match, steps
+from .stats import record as record_account
+
+log = logging.getLogger(__name__)
 
 DURATION_BUCKETS = ((5 * 60, "<5m"), (15 * 60, "5-15m"), (30 * 60, "15-30m"))
 DURATIONS = ("<5m", "5-15m", "15-30m", "30m+")
 KINDS = ("practice", "room", "hotseat", "rated")
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 def opted_out(
@@ -157,3 +159,21 @@ def shares(field: str, order: tuple[str, ...]) -> list[dict[str, Any]]:
         {"key": key, "games": counts.get(key, 0), "share": percent(counts.get(key, 0), total)}
         for key in order
     ]
+
+
+def record_finished_game(game: Any, match: Match) -> None:
+    """services.FINISH_HOOKS: a practice game whose owner is an account's token. Runs in
+    the final move's transaction; a statistic must never undo that move, so it fails alone
+    (in its own savepoint) and is only logged."""
+    if play_services.is_rated(game):
+        return  # rated games record both players in daifugo_site.rated.services
+    try:
+        with transaction.atomic():
+            profile = Profile.objects.filter(player_token=game.owner).select_related("user").first()
+            if profile is not None:
+                record_account(
+                    profile.user, game.id, GameResult.Kind.PRACTICE, game.record(), game.human_seat
+                )
+            record(game)
+    except Exception:
+        log.exception("statistics of game %s were not recorded", game.id)

@@ -89,26 +89,6 @@ def record(user: Any, game_id: str, kind: str, game_record: dict[str, Any], seat
     return True
 
 
-def record_finished_game(game: Any, match: Match) -> None:
-    """services.FINISH_HOOKS: a practice game whose owner is an account's token. Runs in
-    the final move's transaction; a statistic must never undo that move, so it fails alone
-    (in its own savepoint) and is only logged."""
-    if str(game.owner).startswith("rated:"):
-        return  # rated games record both players in daifugo_site.rated.services
-    try:
-        with transaction.atomic():
-            profile = Profile.objects.filter(player_token=game.owner).select_related("user").first()
-            if profile is not None:
-                record(
-                    profile.user, game.id, GameResult.Kind.PRACTICE, game.record(), game.human_seat
-                )
-            from . import sitestats
-
-            sitestats.record(game)
-    except Exception:
-        log.exception("statistics of game %s were not recorded", game.id)
-
-
 @dataclass(frozen=True)
 class PresetLine:
     preset: str

@@ -68,8 +68,13 @@ def render_cards_inline(arg: str) -> str:
 
 
 def render_example(slug: str, examples: Mapping[str, Any] | None = None) -> str:
+    from django.apps import apps
+
     from . import example_view
-    from .models import Example, RuleOption
+
+    # By name, not imported: the models render their HTML with this module.
+    Example = apps.get_model("pages", "Example")  # noqa: N806
+    RuleOption = apps.get_model("pages", "RuleOption")  # noqa: N806
 
     example = (examples or {}).get(slug)
     if example is None:
@@ -159,7 +164,7 @@ def render_translated(
 ) -> None:
     """Set ``<html_field>_<lang>`` from ``<source_field>_<lang>`` for every language,
     and stamp each with the catalogue it was rendered with."""
-    from .translation import language_fields
+    from .languages import language_fields
 
     for (source_name, language), (html_name, _language) in zip(
         language_fields(source_field), language_fields(html_field), strict=True

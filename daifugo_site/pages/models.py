@@ -80,7 +80,7 @@ class RuleSection(models.Model):
 
     def clean(self) -> None:
         from . import markup
-        from .translation import language_fields
+        from .languages import language_fields
 
         errors: dict[str, list[str]] = {}
         if self.slug in RESERVED_SLUGS:
@@ -253,7 +253,7 @@ class FAQEntry(models.Model):
 
     def clean(self) -> None:
         from . import markup
-        from .translation import language_fields
+        from .languages import language_fields
 
         errors = {}
         for field_name, _language in language_fields("answer"):

@@ -6,18 +6,12 @@ never falls back to the other language (and a test checks the loaded content too
 
 from __future__ import annotations
 
-from django.conf import settings
 from modeltranslation.translator import TranslationOptions, register
-from modeltranslation.utils import build_localized_fieldname
 
+from .languages import LANGUAGES, language_fields
 from .models import Example, FAQEntry, GlossaryTerm, RuleOption, RuleOptionValue, RuleSection
 
-LANGUAGES: tuple[str, ...] = tuple(code for code, _name in settings.LANGUAGES)
-
-
-def language_fields(field: str) -> list[tuple[str, str]]:
-    """``[("title_zh_hans", "zh-hans"), ("title_ja", "ja")]`` for ``"title"``."""
-    return [(build_localized_fieldname(field, language), language) for language in LANGUAGES]
+__all__ = ["LANGUAGES", "language_fields"]
 
 
 def _required(*fields: str) -> dict[str, tuple[str, ...]]:

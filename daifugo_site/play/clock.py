@@ -51,12 +51,14 @@ from __future__ import annotations
 
 import asyncio
 import datetime
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone
 
 from rules_engine.state import EXCHANGE
+
+from . import hooks
 
 if TYPE_CHECKING:
     from rules_engine import Action, Match
@@ -224,8 +226,12 @@ _TIMERS: dict[str, asyncio.TimerHandle] = {}
 _TIMERS_MAX = 10_000
 
 
-def wake_at_deadline(game: Game, match: Match) -> None:
-    """On an event loop: ask for a computer driver when the current turn's time runs out.
+def wake_at_deadline(
+    game: Game, match: Match, *, wake: Callable[[str, int], None] | None = None
+) -> None:
+    """On an event loop: call ``wake(game id, version)`` (default: ask for a computer
+    driver, :func:`services.ensure_driver` through :mod:`.hooks`) when the current turn's
+    time runs out.
 
     Only a shortcut (the sweep finds the same turn anyway): the driver re-reads the game,
     so a timer for a turn that has since been played changes nothing."""
@@ -243,8 +249,9 @@ def wake_at_deadline(game: Game, match: Match) -> None:
 
     def fire() -> None:
         _TIMERS.pop(game_id, None)
-        from . import services
-
-        services.ensure_driver(game_id, version)
+        if wake is not None:
+            wake(game_id, version)
+        elif hooks.driver is not None:
+            hooks.driver(game_id, version, None)
 
     _TIMERS[game.id] = loop.call_later(delay, fire)

@@ -362,6 +362,14 @@ def leases() -> Leases:
 _DRIVERS: dict[str, asyncio.Task[None]] = {}
 
 
+def computer_action(game: Game, match: Any, seat: int) -> Action:
+    """What the computer in ``seat`` does now, computed in this thread (scripts and tests;
+    the site computes in a pool process: :func:`_think`). It sees only its observation."""
+    level = game.computer_level(seat) or "beginner"
+    seed = f"{game.seed}:{game.version}:{seat}"
+    return thinking.think(match.observe(seat), level, seed, budget())
+
+
 def budget(delay_ms: int = 0) -> Budget:
     """The advanced player's budget: playouts, and CPU time of the searching thread (not
     wall time), so a busy machine makes it slower, never weaker.

@@ -32,7 +32,7 @@ from django.conf import settings
 from daifugo_site import asyncdb, limits
 from rules_engine import Action, CardError, format_cards, parse_cards
 
-from . import services
+from . import hooks, services
 from .rendering import render_error, render_table
 
 log = logging.getLogger(__name__)
@@ -114,10 +114,8 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
         self.human_seat = seat if seat is not None else game.human_seat
         self.stats_seat = seat
         self.table = None
-        if services.is_table_of_people(game):
-            from daifugo_site.rooms.socket import Table
-
-            self.table = Table(game, seat, token)
+        if services.is_table_of_people(game) and hooks.people is not None:
+            self.table = hooks.people.socket_table(game, seat, token)
             if self.table.hotseat:
                 self.is_owner = False  # the curtain first: no hand until "show my hand"
         if not self.is_owner:
@@ -131,9 +129,9 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
     async def count_connection(self) -> None:
         """A player's page (never a viewer's) counts for the anonymous statistics: its
         connection (reconnects), browser and OS family (daifugo_site/accounts/client.py)."""
-        if self.stats_seat is None:
+        client = hooks.page_statistics
+        if self.stats_seat is None or client is None:
             return
-        from daifugo_site.accounts import client
 
         agent = dict(self.scope.get("headers") or []).get(b"user-agent", b"")
         session = self.scope.get("session")
@@ -153,8 +151,9 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
     async def client_report(self, content: dict[str, Any]) -> None:
         """The page's device class and rendering failures (accounts/client.py): bounded
         per socket, and nothing for a viewer or a person whose statistics are off."""
-        from daifugo_site.accounts import client
-
+        client = hooks.page_statistics
+        if client is None:
+            return
         report = client.parse_report(content)
         if report is None:
             await self.send_error("malformed")
@@ -297,21 +296,17 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
             and version <= self.sent_version
         ):
             return  # this page already shows that version (or a later one)
-        if self.table is not None:
-            from daifugo_site.rooms import socket
-
+        if self.table is not None and hooks.people is not None:
             if not self.table.hotseat:
                 await self.send_table(version)
-            await socket.after_update(self, self.table, version)
+            await hooks.people.after_update(self, self.table, version)
             return
         await self.send_table(version)
 
     async def room_presence(self, event: dict[str, Any]) -> None:
         """A room table's seat changed hands or presence (daifugo_site/rooms/socket.py)."""
-        if self.table is not None:
-            from daifugo_site.rooms import socket
-
-            await socket.on_presence(self, self.table)
+        if self.table is not None and hooks.people is not None:
+            await hooks.people.on_presence(self, self.table)
 
     async def room_moved(self, event: dict[str, Any]) -> None:
         """The room started its next match: this page says where (the room's link)."""

@@ -24,6 +24,7 @@ from daifugo_site import asyncdb
 from rules_engine import Action, Match, Refusal, RuleSet
 from rules_engine.state import EXCHANGE
 
+from . import clock, hooks
 from .models import Game
 
 log = logging.getLogger(__name__)
@@ -278,8 +279,6 @@ def apply_action(
         return Outcome(False, out.reason, game.version)
     now = timezone.now()
     # What the move took of its seat's clock reserve (clock.py), written with the move.
-    from . import clock
-
     charged = clock.charge(game, match, action, now)
     new = _successor(game, action.to_json(), out, now, seats=charged)
     # One UPDATE ... WHERE version = old: it fails when anyone else appended first.
@@ -350,9 +349,7 @@ async def submit(
             ensure_driver(game_id, outcome.version, news)
         loaded = cached(game_id, outcome.version)
         if loaded is not None:
-            from . import clock
-
-            clock.wake_at_deadline(*loaded)
+            clock.wake_at_deadline(*loaded, wake=ensure_driver)
     return outcome
 
 
@@ -369,11 +366,9 @@ def computers_to_act(game: Game, match: Match) -> list[int]:
     r = match.round
     if r.over or game.status == Game.Status.FINISHED:
         return []
-    if is_table_of_people(game):
-        from daifugo_site.rooms import presence
-
-        if not presence.anyone_here(game):
-            return []  # nobody at the table: it waits for a person (presence.anyone_here)
+    if is_table_of_people(game) and hooks.people is not None:
+        if not hooks.people.anyone_here(game):
+            return []  # nobody at the table: it waits for a person (rooms.presence)
     computer = [s for s in range(game.players) if game.seats[s].get("kind") == "computer"]
     extra = standin_seats(game, match)
     if extra:
@@ -427,13 +422,9 @@ def player_owns(game: Game, player: str, seat: int | None) -> bool:
 def standin_seats(game: Game, match: Match) -> set[int]:
     """Human seats the computer plays right now: a turn clock run out (:mod:`.clock`), or
     a room player who left or whose connection stayed down (``daifugo_site.rooms``)."""
-    from . import clock
-
     seats = set(clock.expired_seats(game, match))
-    if is_table_of_people(game):
-        from daifugo_site.rooms import presence
-
-        seats |= presence.standins(game)
+    if is_table_of_people(game) and hooks.people is not None:
+        seats |= hooks.people.standins(game)
     return seats
 
 
@@ -442,19 +433,8 @@ def computer_moves_on(game: Game, match: Match) -> bool:
     all let the computer play, or left the result unread past the room's pause)."""
     if not match.round.over or match.over or not is_table_of_people(game):
         return False
-    from daifugo_site.rooms import presence
-
-    return presence.anyone_here(game) and presence.moves_on(game, match)
-
-
-def computer_action(game: Game, match: Match, seat: int) -> Action:
-    """What the computer in ``seat`` does now, computed in this thread (scripts and tests;
-    the site computes in a pool process: :mod:`.computers`). It sees only its observation."""
-    from . import computers, thinking
-
-    level = game.computer_level(seat) or "beginner"
-    seed = f"{game.seed}:{game.version}:{seat}"
-    return thinking.think(match.observe(seat), level, seed, computers.budget())
+    people = hooks.people
+    return people is not None and people.anyone_here(game) and people.moves_on(game, match)
 
 
 def ensure_driver(
@@ -462,10 +442,10 @@ def ensure_driver(
 ) -> None:
     """Make sure the game's computer seats are played: here (the embedded default) or by a
     computer worker (``PLAY_COMPUTERS = "workers"``), told ``news`` of ``version``
-    (:func:`learn`). Call on the event loop."""
-    from . import computers
-
-    computers.request_turn(game_id, version, news)
+    (:func:`learn`). Call on the event loop. The driver is :mod:`.computers`, registered
+    in :mod:`.hooks` by the app's ready() (it imports this module, not the other way)."""
+    if hooks.driver is not None:
+        hooks.driver(game_id, version, news)
 
 
 # -- sessions -----------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from daifugo_site import limits
 from rules_engine import PRESET_NAMES, RuleSet
 
-from . import services
+from . import hooks, services
 from .forms import NewGameForm, preset_values_json
 from .models import Game, hash_resume_token
 from .presenter import table_view
@@ -137,12 +137,11 @@ def game(request: HttpRequest, game_id: str) -> HttpResponse:
         return redirect("rated:game", game_id=found.id)
     token = request.session.get(services.PLAYER_TOKEN_KEY)
     seat = services.seat_of(found, token) if token else None
-    if services.is_table_of_people(found):
+    if services.is_table_of_people(found) and hooks.people is not None:
         # A room's table (daifugo_site/rooms): each person's own seat; the room's link is
         # the way back, so no resume link.
-        from daifugo_site.rooms.views import table_context
-
-        return render(request, "play/game.html", table_context(request, found, seat))
+        context = hooks.people.page_context(request, found, seat)
+        return render(request, "play/game.html", context)
     is_owner = seat is not None
     view = table_view(found, services.match_of(found), is_owner=is_owner)
     # Only the owner's page carries the link; viewers never see it (nor do pushes).
@@ -156,10 +155,8 @@ def again(request: HttpRequest, game_id: str) -> HttpResponse:
     found = services.get_game(game_id)
     if found is None:
         raise Http404
-    if services.is_table_of_people(found):
-        from daifugo_site.rooms.views import again_from_game
-
-        return again_from_game(request, found)
+    if services.is_table_of_people(found) and hooks.people is not None:
+        return hooks.people.again(request, found)
     if request.session.get(services.PLAYER_TOKEN_KEY) != found.owner:
         return HttpResponse(status=403)
     refusal = new_game_refusal(request)

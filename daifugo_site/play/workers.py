@@ -13,7 +13,7 @@ from typing import Any
 
 from channels.consumer import AsyncConsumer
 
-from . import computers, services
+from . import computers, hooks, services
 
 
 class ComputersConsumer(AsyncConsumer):  # type: ignore[misc]
@@ -28,11 +28,11 @@ class ComputersConsumer(AsyncConsumer):  # type: ignore[misc]
         computers.ensure_sweeper(always=True)
         computers.start_driver(game_id, version if isinstance(version, int) else None)
 
-    async def review_start(self, message: dict[str, Any]) -> None:
-        """A game review's job (daifugo_site/review/services.py): runs here, searching in
-        this worker's pool; its lease keeps it to one worker."""
-        from daifugo_site.review import services as review_services
-
-        review_id = message.get("review")
-        if isinstance(review_id, int) and not isinstance(review_id, bool):
-            review_services.start_job(review_id)
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Jobs of the apps built on play (a game review: daifugo_site/review registers
+        # ``review.start``) run here too, searching in this worker's pool.
+        job = hooks.worker_jobs.get(str(message.get("type")))
+        if job is not None:
+            job(message)
+            return
+        await super().dispatch(message)

@@ -15,5 +15,9 @@ class RatedConfig(AppConfig):
         from . import services
 
         play.FINISH_HOOKS.append(services.on_game_finished)
+        # The review asks a rated game's seats through its hook (it imports nothing of rated).
+        from daifugo_site.review import sources
+
+        sources.rated_seat = services.review_seat
         limits.MESSAGES.setdefault("game_over", _("This game is over."))
         limits.MESSAGES.setdefault("not_signed_in", _("Sign in to play rated games."))

@@ -132,6 +132,16 @@ def pair(user: Any, now: datetime.datetime | None = None) -> Game | None:
     return game.game
 
 
+def review_seat(game: Game, user: Any) -> tuple[int | None, bool] | None:
+    """For the review (``review.sources.rated_seat``): the seat ``user`` plays in the rated
+    ``game`` (None: not a player) and whether it is over; None when it is not rated."""
+    rated = RatedGame.objects.filter(pk=game.pk).first()
+    if rated is None:
+        return None
+    seat = rated.seat_of(user.pk if user is not None and user.is_authenticated else None)
+    return seat, rated.status == RatedGame.Status.FINISHED
+
+
 def rated_rules() -> RuleSet:
     """RULES.md section 6: the standard preset, 13 cards each, the other 27 face down."""
     return RuleSet.from_json(ONE_ON_ONE)

@@ -7,3 +7,11 @@ class ReviewConfig(AppConfig):
     name = "daifugo_site.review"
     label = "review"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # A review's job runs on the computer workers (play/workers.py asks its hooks).
+        from daifugo_site.play import hooks
+
+        from . import services
+
+        hooks.worker_jobs["review.start"] = services.start_job_message

@@ -92,6 +92,14 @@ def request_review(review_id: int) -> None:
 _BACKGROUND: set[asyncio.Task[Any]] = set()
 
 
+def start_job_message(message: dict[str, Any]) -> None:
+    """A computer worker's ``review.start`` message: the review's job runs there, searching
+    in that worker's pool; its lease keeps it to one worker."""
+    review_id = message.get("review")
+    if isinstance(review_id, int) and not isinstance(review_id, bool):
+        start_job(review_id)
+
+
 def start_job(review_id: int) -> None:
     """Start the review's job in this process unless it runs here already."""
     task = _JOBS.get(review_id)

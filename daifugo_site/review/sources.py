@@ -15,6 +15,7 @@ game plugs in here without touching them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,16 +46,17 @@ class Source:
         return self.game.record()
 
 
-#: Rated games' rows are owned by "rated:<token>" (daifugo_site/rated/services.py): the
-#: hand partial, rendered without the database, tells them apart by that.
-RATED_OWNER_PREFIX = "rated:"
+#: A rated game's seats, registered by daifugo_site.rated (its AppConfig.ready; review
+#: imports nothing of rated): for a rated game (its row, the viewer's user) the viewer's
+#: seat (None: not a player) and whether it is over; None for a game that is not rated.
+rated_seat: Callable[[Game, Any], tuple[int | None, bool] | None] | None = None
 
 
 def hints_offered(game: Game) -> bool:
     """Whether the game's pages offer the hint button: practice games only, decided from the
     row alone (no query: the hand partial is rendered on the event loop). The hint view
     asks :func:`for_viewer` again, which reads the rated table itself."""
-    return not (game.owner.startswith(RATED_OWNER_PREFIX) or play_services.is_table_of_people(game))
+    return not (play_services.is_rated(game) or play_services.is_table_of_people(game))
 
 
 def for_viewer(game_id: str, session: Any, user: Any = None) -> Source | None:
@@ -64,14 +66,12 @@ def for_viewer(game_id: str, session: Any, user: Any = None) -> Source | None:
     game = play_services.get_game(game_id)
     if game is None:
         return None
-    from daifugo_site.rated.models import RatedGame
-
-    rated = RatedGame.objects.filter(pk=game.pk).first()
+    rated = rated_seat(game, user) if rated_seat is not None else None
     if rated is not None:
-        seat = rated.seat_of(user.pk if user is not None and user.is_authenticated else None)
+        seat, over = rated
         if seat is None:
             return None
-        return Source(game, seat, False, over=rated.status == RatedGame.Status.FINISHED)
+        return Source(game, seat, False, over=over)
     token = session.get(play_services.PLAYER_TOKEN_KEY)
     if not token:
         return None

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.apps import AppConfig
 
 
@@ -13,3 +15,16 @@ class RoomsConfig(AppConfig):
 
         for code, text in MESSAGES.items():
             limits.MESSAGES.setdefault(code, text)
+        # A room's game is a table of people on the play app's table.
+        from daifugo_site.play import hooks
+
+        from .plug import RoomTables
+
+        hooks.people = RoomTables()
+
+    def stale_querysets(self) -> dict[str, Any]:
+        """What ``manage.py purge`` deletes: open-page rows of room seats that no live
+        worker renews (a worker killed mid-game)."""
+        from .presence import dead_connections
+
+        return {"dead room connections": dead_connections()}

@@ -9,7 +9,7 @@ import datetime
 import pytest
 from channels.db import database_sync_to_async
 
-from daifugo_site.play import clock, computers, services
+from daifugo_site.play import clock, computers, hooks, services
 from daifugo_site.play.models import Game
 from rules_engine import Action
 
@@ -121,7 +121,8 @@ def test_the_sweep_finds_a_clock_that_runs_out_later() -> None:
 async def test_a_timer_asks_for_a_driver_at_the_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
     game = await database_sync_to_async(clocked_game)(10)
     asked: list[str] = []
-    monkeypatch.setattr(services, "ensure_driver", lambda gid, v=None: asked.append(gid))
+    # The driver the play app registered (computers.request_turn) is what the timer asks.
+    monkeypatch.setattr(hooks, "driver", lambda gid, v=None, news=None: asked.append(gid))
     loaded = await database_sync_to_async(services.current)(game.id)
     assert loaded is not None
     loaded[0].updated = loaded[0].updated - datetime.timedelta(seconds=9.9)

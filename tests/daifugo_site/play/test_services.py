@@ -82,7 +82,7 @@ def test_computers_to_act_and_their_moves_are_legal() -> None:
         seats = services.computers_to_act(game, match)
         if not seats:
             break
-        action = services.computer_action(game, match, seats[0])
+        action = computers.computer_action(game, match, seats[0])
         assert services.apply_action(
             game.id, action, by_computer=True, expected_version=game.version
         ).accepted

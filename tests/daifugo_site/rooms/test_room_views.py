@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from daifugo_site.play import services
+from daifugo_site.play import computers, services
 from daifugo_site.play.models import Game
 from daifugo_site.rooms.models import Room, RoomSeat
 
@@ -277,7 +277,7 @@ def _play_to_the_end(game: Game, tokens: dict[int, str]) -> None:
             ).accepted
             continue
         seat = next(s for s in range(r.n) if r.owed[s]) if r.phase == EXCHANGE else r.to_act
-        action = services.computer_action(_g, match, seat)
+        action = computers.computer_action(_g, match, seat)
         if seat in tokens:
             outcome = services.apply_action(game.id, action, by_computer=False, player=tokens[seat])
         else:

@@ -7,7 +7,7 @@ from django.template import Context, Template, TemplateSyntaxError
 from django.test import override_settings
 from django.utils import translation
 
-from daifugo_site.play import rendering, services
+from daifugo_site.play import computers, rendering, services
 from daifugo_site.play.models import Game
 from daifugo_site.play.presenter import table_view
 from daifugo_site.ui.templatetags import memo
@@ -36,7 +36,7 @@ def _states(seed: int, players: int) -> list[tuple[Game, Match]]:
         else:
             r = match.round
             seats = [s for s in range(players) if r.owed[s]] or [r.to_act]
-            action = services.computer_action(game, match, seats[0])
+            action = computers.computer_action(game, match, seats[0])
         out = match.apply(action)
         assert isinstance(out, Match), out
         match = out

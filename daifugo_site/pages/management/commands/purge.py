@@ -17,21 +17,14 @@ counts without deleting. Idempotent: a second run right after deletes nothing.
 
 from __future__ import annotations
 
-from datetime import timedelta
 from importlib import import_module
 from typing import Any
 
+from django.apps import apps
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import models
 from django.utils import timezone
-
-from daifugo_site.play.models import Game
-from tutorials.models import Progress
-
-
-def _cutoff(days: int) -> Any:
-    return timezone.now() - timedelta(days=days)
 
 
 def _delete_in_batches(queryset: models.QuerySet[Any], batch: int) -> int:
@@ -45,41 +38,13 @@ def _delete_in_batches(queryset: models.QuerySet[Any], batch: int) -> int:
 
 
 def stale_querysets() -> dict[str, models.QuerySet[Any]]:
-    """What the settings say is old now, by name (settings of 0 are left out)."""
+    """What the settings say is old now, by name: each app declares what it keeps and for
+    how long (``AppConfig.stale_querysets``), so this command knows no app's models."""
     found: dict[str, models.QuerySet[Any]] = {}
-    unfinished = int(settings.PURGE_UNFINISHED_GAMES_DAYS)
-    if unfinished > 0:
-        found["unfinished games"] = Game.objects.exclude(status=Game.Status.FINISHED).filter(
-            updated__lt=_cutoff(unfinished)
-        )
-    finished = int(settings.PURGE_FINISHED_GAMES_DAYS)
-    if finished > 0:
-        # Rated games stay: the players' rating histories link to their replays.
-        found["finished games"] = Game.objects.filter(
-            status=Game.Status.FINISHED, updated__lt=_cutoff(finished), rated__isnull=True
-        )
-    site_stats = int(getattr(settings, "PURGE_SITE_STATS_DAYS", 0))
-    if site_stats > 0:
-        from daifugo_site.accounts.models import SiteStat
-
-        found["anonymous game statistics"] = SiteStat.objects.filter(
-            created__lt=_cutoff(site_stats)
-        )
-        from daifugo_site.accounts.models import ClientTally
-
-        # The pages' tallies of games that never ended (an ended game folds its own).
-        found["page tallies of unfinished games"] = ClientTally.objects.filter(
-            created__lt=_cutoff(site_stats)
-        )
-    from daifugo_site.rooms.presence import dead_connections
-
-    # Open-page rows of room seats that no live worker renews (a worker killed mid-game).
-    found["dead room connections"] = dead_connections()
-    guests = int(settings.PURGE_GUEST_PROGRESS_DAYS)
-    if guests > 0:
-        found["guest lesson progress"] = Progress.objects.filter(
-            user__isnull=True, updated__lt=_cutoff(guests)
-        )
+    for config in apps.get_app_configs():
+        declared = getattr(config, "stale_querysets", None)
+        if declared is not None:
+            found.update(declared())
     return found
 
 
