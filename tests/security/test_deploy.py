@@ -1,8 +1,8 @@
-"""Deployment pitfalls: the README's production steps work as written, and the production
+"""Deployment pitfalls: the production guide's steps work as written, and the production
 settings refuse what would make the site unsafe.
 
-The end-to-end test runs the README's own ``manage.py`` steps (read from README.md, so the
-two cannot drift apart) with the production settings into a temporary database and
+The end-to-end test runs the guide's own ``manage.py`` steps (read from docs/production.md,
+so the two cannot drift apart) with the production settings into a temporary database and
 STATIC_ROOT, starts daphne with those settings on a free loopback port, and reads pages
 through it as the reverse proxy would send them (Host, X-Forwarded-Proto: https).
 """
@@ -33,7 +33,8 @@ BASE_DIR = Path(django_settings.BASE_DIR)
 PROD = "daifugo_site.settings.prod"
 HOST = "daifugo.example.com"
 SECRET = "prod-test-" + "k" * 50
-# The README's set-up steps, in the order it gives them (run them all, and nothing else).
+# The guide's set-up steps, in the order it gives them (run them all, and nothing else).
+GUIDE = "docs/production.md"
 STEPS = ("migrate", "compile_translations", "load_site_content", "collectstatic")
 
 
@@ -69,10 +70,10 @@ def _manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]
     )
 
 
-def readme_steps() -> list[list[str]]:
-    """The ``manage.py`` commands of the README's production section, in order."""
-    text = (BASE_DIR / "README.md").read_text(encoding="utf-8")
-    section = text.split("## Production", 1)[1].split("\n## ", 1)[0]
+def guide_steps() -> list[list[str]]:
+    """The ``manage.py`` set-up commands of the production guide, in order."""
+    text = (BASE_DIR / GUIDE).read_text(encoding="utf-8")
+    section = text.split("## Set-up", 1)[1].split("\n## ", 1)[0]
     commands = []
     for line in section.splitlines():
         match = re.match(r"\s*\.venv/bin/python manage\.py (\S+)(.*?)(?:\s+#.*)?$", line)
@@ -81,8 +82,8 @@ def readme_steps() -> list[list[str]]:
     return commands
 
 
-def test_the_readme_compiles_translations_before_loading_the_content() -> None:
-    order = [command[0] for command in readme_steps()]
+def test_the_guide_compiles_translations_before_loading_the_content() -> None:
+    order = [command[0] for command in guide_steps()]
     assert order == list(STEPS), order
 
 
@@ -112,7 +113,7 @@ def _free_port() -> int:
 def prod_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ProdServer]:
     tmp = tmp_path_factory.mktemp("prod")
     env = _prod_env(tmp)
-    for command in readme_steps():
+    for command in guide_steps():
         result = _manage(env, *command)
         assert result.returncode == 0, (command, result.stdout, result.stderr)
     assert (tmp / "static" / "staticfiles.json").exists()
@@ -150,7 +151,7 @@ PAGES = ["/zh-hans/", "/ja/rules/", "/zh-hans/rules/forms-and-jokers/", "/ja/faq
          "/zh-hans/learn/", "/ja/play/", "/zh-hans/glossary/"]  # fmt: skip
 
 
-def test_prod_serves_every_page_after_the_readme_steps(prod_server: ProdServer) -> None:
+def test_prod_serves_every_page_after_the_guide_steps(prod_server: ProdServer) -> None:
     for path in PAGES:
         status, headers, html = prod_server.get(path)
         assert status == 200, (path, status, html[:500])

@@ -124,7 +124,7 @@ def test_a_client_that_never_reads_is_dropped(server: Daphne) -> None:
 
 
 def test_daphne_can_refuse_big_frames_before_buffering_them() -> None:
-    # What the README advises for production: the server closes the connection on a
+    # What docs/production.md advises: the server closes the connection on a
     # frame over the limit instead of reading a megabyte the consumer will refuse.
     args = ("--websocket-max-message-size", "16384", "--websocket-max-frame-size", "16384")
     with daphne(args=args) as server:
