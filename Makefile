@@ -66,6 +66,7 @@ static: install
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 # Files come from [tool.mypy] in pyproject.toml: rules_engine only, strict.
 typecheck: install
