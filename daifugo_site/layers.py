@@ -30,7 +30,7 @@ NODES = [
     ("tutorials", "tutorials"),
     ("daifugo_site.ui", "ui"),
     ("rules_engine.__main__", "rules_engine command line"),
-    ("rules_engine.uecda", "UECda client"),
+    ("uecda", "uecda (UECda client)"),
     ("rules_engine.ai", "rules_engine.ai"),
     ("rules_engine", "rules_engine"),
 ]
@@ -53,7 +53,7 @@ def _node(module: str) -> str | None:
 def edges() -> list[tuple[str, str]]:
     import grimp
 
-    graph = grimp.build_graph("rules_engine", "daifugo_site", "tutorials")
+    graph = grimp.build_graph("rules_engine", "daifugo_site", "tutorials", "uecda")
     found: set[tuple[str, str]] = set()
     for importer in graph.modules:
         source = _node(importer)

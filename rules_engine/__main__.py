@@ -1,4 +1,6 @@
-"""Command line: ``python -m rules_engine scenarios|bench|arena|uecda|native ...``."""
+"""Command line: ``python -m rules_engine scenarios|bench|arena|native ...`` (the UECda
+client, which plays a server's match, is its own package beside the engine: ``python -m
+uecda``)."""
 
 from __future__ import annotations
 
@@ -48,16 +50,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     p_native.add_argument("action", choices=("build", "clean", "status"))
 
-    p_uecda = sub.add_parser("uecda", help="play a UECda server's match (protocol 20070)")
-    p_uecda.add_argument("--host", default="127.0.0.1")
-    p_uecda.add_argument("--port", type=int, default=42485)
-    p_uecda.add_argument("--level", default="advanced", help="beginner, intermediate, advanced")
-    p_uecda.add_argument("--budget-ms", type=float, default=None, help="CPU ms per move")
-    p_uecda.add_argument("--playouts", type=int, default=None, help="advanced: playouts per move")
-    p_uecda.add_argument("--name", default=None, help="name sent to the server (15 chars)")
-    p_uecda.add_argument("--seed", type=int, default=1)
-    p_uecda.add_argument("--quiet", action="store_true", help="no line per game on stderr")
-
     args = parser.parse_args(argv)
     if args.command == "scenarios":
         from .scenarios import run_paths
@@ -73,8 +65,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.command == "arena":
         return _arena(args)
-    if args.command == "uecda":
-        return _uecda(args)
     if args.command == "native":
         from . import native
 
@@ -124,40 +114,6 @@ def _arena(args: argparse.Namespace) -> int:
         for error in result.errors:
             print(error)
     return 1 if result.errors else 0
-
-
-def _uecda(args: argparse.Namespace) -> int:
-    import json
-
-    from .ai import Budget
-    from .uecda import run_client
-
-    budget = None
-    if args.budget_ms is not None or args.playouts is not None:
-        budget = Budget(time_ms=args.budget_ms, playouts=args.playouts)
-    try:
-        records = run_client(
-            args.host,
-            args.port,
-            args.level,
-            budget=budget,
-            name=args.name,
-            seed=args.seed,
-            quiet=args.quiet,
-        )
-    except (OSError, ValueError) as exc:
-        print(f"uecda: {exc}", file=sys.stderr)
-        return 1
-    points = [r.points for r in records]
-    summary = {
-        "games": len(records),
-        "mean_points": sum(points) / len(points) if points else None,
-        "places": [r.place for r in records],
-        "previous_classes": [r.previous_class for r in records],
-        "rejected": sum(r.rejected for r in records),
-    }
-    print(json.dumps(summary))
-    return 0
 
 
 if __name__ == "__main__":

@@ -171,7 +171,7 @@ def _move_again(
     suits: int,
 ) -> Move:
     """A pickled Move back (see :meth:`Move.__reduce__`); ``suits`` as it was (a UECda
-    joker may carry another suit than the cards, rules_engine/uecda/protocol.py)."""
+    joker may carry another suit than the cards, uecda/protocol.py)."""
     move = Move(cards, form, rank, low, high, reversed_order, ambiguous)
     move.suits = suits
     return move

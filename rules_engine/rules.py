@@ -32,7 +32,7 @@ JBACK_VALUES = ("off", "groups", "any")
 SEQUENCE_BEATS_VALUES = ("above_top", "above_bottom")
 PRESET_NAMES = ("standard", "party", "classic", "basic")
 #: Presets the engine knows beyond the site's four: ``uecda`` is the computer-Daihinmin
-#: tournament's standard rules (UECda), for the bridge in ``rules_engine.uecda``. The site
+#: tournament's standard rules (UECda), for the bridge in ``uecda``. The site
 #: offers PRESET_NAMES only: a UECda table is five computer programs, not a practice game.
 ENGINE_PRESET_NAMES = PRESET_NAMES + ("uecda",)
 

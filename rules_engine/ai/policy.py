@@ -8,7 +8,7 @@ from every unseen card, finishes the hand; some of them crossed with the moment:
 opponent about to go out, a short hand), and scored by a weight per number. The play is
 the best score (``temperature`` 0) or a draw with probability ``exp(score / T)``.
 
-The weights come from records of strong play (:mod:`rules_engine.ai.train_policy` fits
+The weights come from records of strong play (:mod:`uecda.train_policy` fits
 them by maximum likelihood) and ship as ``policy_weights.json`` beside this module. The
 rule effects are the engine's own predicates (``cuts``, ``toggles_revolution``,
 ``forbidden_finish``); nothing here restates a rule.

@@ -28,9 +28,9 @@ MODULES = [
     "rules_engine.ai.worlds",
     "rules_engine.ai.advanced",
     "rules_engine.ai.arena",
-    "rules_engine.uecda.protocol",
-    "rules_engine.uecda.records",
-    "rules_engine.uecda.tournament",
+    "uecda.protocol",
+    "uecda.records",
+    "uecda.tournament",
 ]
 
 

@@ -119,7 +119,7 @@ def test_observations_rounds_matches_and_moves_survive_pickling():
     import pickle
 
     from rules_engine import Match, RuleSet, observe
-    from rules_engine.uecda.protocol import with_suits
+    from uecda.protocol import with_suits
 
     match = Match.new(RuleSet.preset("party"), 4, 3, 5)
     r = match.round

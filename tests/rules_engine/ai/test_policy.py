@@ -22,10 +22,10 @@ from rules_engine.ai.policy import (
     observation_move,
     policy_move,
 )
-from rules_engine.ai.train_policy import accuracy, examples, fit, loglik
-from rules_engine.ai.train_policy import main as train_main
 from rules_engine.state import PLAY
-from rules_engine.uecda.records import read_records
+from uecda.records import read_records
+from uecda.train_policy import accuracy, examples, fit, loglik
+from uecda.train_policy import main as train_main
 
 
 def test_the_shipped_weights_name_every_feature() -> None:

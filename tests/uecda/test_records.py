@@ -7,7 +7,7 @@ import pytest
 
 from rules_engine.cards import parse_cards
 from rules_engine.moves import GROUP, SEQUENCE
-from rules_engine.uecda.records import RecordError, read_records, replay
+from uecda.records import RecordError, read_records, replay
 
 # A short 5-player game written for these tests: seat 0 holds the diamond 3 and leads.
 GAME = """player a b c d e

@@ -30,10 +30,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..cards import JOKER_UNIT, RANKS, parse_cards
-from ..moves import PASS_FORM, SEQUENCE, Move
-from ..rules import RuleSet
-from ..state import PLAY, Refusal, Round
+from rules_engine.cards import JOKER_UNIT, RANKS, parse_cards
+from rules_engine.moves import PASS_FORM, SEQUENCE, Move
+from rules_engine.rules import RuleSet
+from rules_engine.state import PLAY, Refusal, Round
 
 #: Record rank letters, in the engine's rank order.
 _RANKS = "3456789tjqka2"

@@ -17,8 +17,8 @@ from typing import Any
 from rules_engine import Refusal, Round, RuleSet, observe
 from rules_engine.cards import count, format_cards, parse_cards
 from rules_engine.moves import PASS, Move
-from rules_engine.uecda import protocol as P
-from rules_engine.uecda.client import Connection, UecdaGame, play_games
+from uecda import protocol as P
+from uecda.client import Connection, UecdaGame, play_games
 
 RULES = RuleSet.preset("uecda")
 ME = 2  # our player number

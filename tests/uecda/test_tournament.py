@@ -1,7 +1,7 @@
 """The tournament's tally: UECda points, intervals, places by the class brought in."""
 
-from rules_engine.uecda.client import GameRecord
-from rules_engine.uecda.tournament import summary
+from uecda.client import GameRecord
+from uecda.tournament import summary
 
 
 def test_summary_counts_points_places_and_previous_classes():
@@ -27,7 +27,7 @@ def test_the_server_gets_the_record_path_and_time_to_write_it(tmp_path, monkeypa
     import json
     import sys
 
-    from rules_engine.uecda import tournament
+    from uecda import tournament
 
     server = tmp_path / "out" / "server"
     server.parent.mkdir()

@@ -20,13 +20,14 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..ai import Budget, make_player
-from ..ai.base import Player
-from ..cards import count
-from ..moves import PASS, Move
-from ..observation import Observation, round_from_observation
-from ..rules import RuleSet
-from ..state import with_joker_suits
+from rules_engine.ai import Budget, make_player
+from rules_engine.ai.base import Player
+from rules_engine.cards import count
+from rules_engine.moves import PASS, Move
+from rules_engine.observation import Observation, round_from_observation
+from rules_engine.rules import RuleSet
+from rules_engine.state import with_joker_suits
+
 from . import protocol as P
 from .protocol import Table
 

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import struct
 
-from ..cards import JOKER_SHIFT, JOKER_UNIT, REAL_MASK
-from ..moves import GROUP, SEQUENCE, SINGLE, Move, analyse
+from rules_engine.cards import JOKER_SHIFT, JOKER_UNIT, REAL_MASK
+from rules_engine.moves import GROUP, SEQUENCE, SINGLE, Move, analyse
 
 PROTOCOL_VERSION = 20070
 DEFAULT_PORT = 42485

@@ -1,4 +1,4 @@
-"""Measure a level against UECda programs: ``python -m rules_engine.uecda.tournament``.
+"""Measure a level against UECda programs: ``python -m uecda.tournament``.
 
 Starts a UECda server and four opponent clients from the paths given (nothing of theirs is
 part of this project: build them elsewhere, and bind the server to 127.0.0.1), seats this
@@ -7,11 +7,11 @@ mean points (UECda's 5/4/3/2/1, parity 3.0) with a normal 95% interval, a batch-
 interval (the server re-seats every 3 games and resets classes every 100, so games are
 correlated), first and last place rates, and the mean by the class brought into the game.
 
-    python -m rules_engine.uecda.tournament --server ../fuji/out/server \\
+    python -m uecda.tournament --server ../fuji/out/server \\
         --opponent ../fuji/out/client --games 300 --port 42602 --level advanced
 
 With ``--server-log FILE`` the server also gets ``-l FILE`` (FujiGokoro's server writes the
-match's record there when the match ends; ``python -m rules_engine.ai.train_policy`` reads
+match's record there when the match ends; ``python -m uecda.train_policy`` reads
 such records), and it is given time to write it.
 
 The server is started as ``SERVER -p PORT -g GAMES`` and each opponent as
@@ -36,7 +36,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..ai import Budget
+from rules_engine.ai import Budget
+
 from .client import GameRecord, run_client
 
 Z95 = 1.959964
@@ -98,7 +99,7 @@ def summary(records: Sequence[GameRecord], batch: int = 12) -> dict[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m rules_engine.uecda.tournament")
+    parser = argparse.ArgumentParser(prog="python -m uecda.tournament")
     parser.add_argument("--server", required=True, type=Path)
     parser.add_argument("--opponent", required=True, type=Path, action="append")
     parser.add_argument("--workdir", type=Path, default=None)

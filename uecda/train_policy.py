@@ -1,7 +1,7 @@
 """Fit the policy's weights (:mod:`rules_engine.ai.policy`) to UECda game records.
 
-``python -m rules_engine.ai.train_policy RECORD [RECORD ...] [--out FILE] [--skip-player NAME]``
-replays every game through the engine (:func:`rules_engine.uecda.records.replay`), turns
+``python -m uecda.train_policy RECORD [RECORD ...] [--out FILE] [--skip-player NAME]``
+replays every game through the engine (:func:`uecda.records.replay`), turns
 each decision that had a choice into the policy's options and features (``--skip-player``
 leaves out a player's: this project's own client in a tournament's record), and fits the
 weights by maximum likelihood (a softmax over the options, L2-regularised, Adam on the full
@@ -22,9 +22,16 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..uecda.records import GameRecord, RecordError, read_records, replay
-from .intermediate import heuristic_move, round_context, round_legal
-from .policy import FOLLOW_FEATURES, LEAD_FEATURES, WEIGHTS_FILE, Weights, decision_features
+from rules_engine.ai.intermediate import heuristic_move, round_context, round_legal
+from rules_engine.ai.policy import (
+    FOLLOW_FEATURES,
+    LEAD_FEATURES,
+    WEIGHTS_FILE,
+    Weights,
+    decision_features,
+)
+
+from .records import GameRecord, RecordError, read_records, replay
 
 #: One decision: its options' features, the index played, and whether the heuristic
 #: would have played it.
@@ -125,7 +132,7 @@ def fit(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m rules_engine.ai.train_policy")
+    parser = argparse.ArgumentParser(prog="python -m uecda.train_policy")
     parser.add_argument("records", nargs="+", type=Path)
     parser.add_argument("--out", type=Path, default=WEIGHTS_FILE)
     parser.add_argument("--iterations", type=int, default=300)

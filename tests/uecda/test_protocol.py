@@ -4,7 +4,7 @@ import pytest
 
 from rules_engine.cards import parse_cards
 from rules_engine.moves import PASS, analyse
-from rules_engine.uecda import protocol as P
+from uecda import protocol as P
 
 
 def move(text):
