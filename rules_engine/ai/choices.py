@@ -11,8 +11,8 @@ the first, the advanced level searches a few of them like moves.
 >>> hand = parse_cards("S4 D6 H9 C9 SK S2 JK")
 >>> format_cards(card_order(hand, rules, False)[0] + card_order(hand, rules, False)[1])
 'S4 D6'
->>> format_cards(card_order(hand, rules, True)[0])   # in a revolution the K is weak
-'SK'
+>>> format_cards(card_order(hand, rules, True)[0])   # in a revolution the 2 is weakest
+'S2'
 """
 
 from __future__ import annotations
