@@ -5,6 +5,10 @@
 True
 >>> a.to_json()
 {'seat': 0, 'play': 'S5 JK JK', 'form': 'group'}
+>>> Action.from_json({"seat": 2, "name": "Q 5"}).to_json()
+{'seat': 2, 'name': '5 Q'}
+>>> Action.from_json(Action.choose(1, "H4 S4").to_json()) == Action.choose(1, "S4 H4")
+True
 """
 
 from __future__ import annotations
@@ -15,10 +19,11 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from .cards import CardError, format_cards, parse_cards
+from .cards import RANKS, CardError, format_cards, parse_cards
 from .moves import FORMS
 
-KINDS = ("play", "pass", "give", "next")
+#: ``choose`` gives or discards the cards a house rule owes; ``name`` names a bomber's ranks.
+KINDS = ("play", "pass", "give", "next", "choose", "name")
 
 
 class ActionError(ValueError):
@@ -30,8 +35,9 @@ class ActionError(ValueError):
 @mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Action:
-    """One entry of a game's log: a play, a pass, an exchange return, or
-    moving on to the next round of a match."""
+    """One entry of a game's log: a play, a pass, an exchange return, a house-rule
+    choice (cards to give or discard, ranks to name), or moving on to the next round of
+    a match. ``cards`` holds a name's ranks as rank letters."""
 
     kind: str
     seat: int | None = None
@@ -49,6 +55,14 @@ class Action:
     @classmethod
     def give(cls, seat: int, cards: str) -> Action:
         return cls("give", seat, format_cards(parse_cards(cards)))
+
+    @classmethod
+    def choose(cls, seat: int, cards: str) -> Action:
+        return cls("choose", seat, format_cards(parse_cards(cards)))
+
+    @classmethod
+    def name(cls, seat: int, ranks: str) -> Action:
+        return cls("name", seat, _rank_letters(ranks))
 
     @classmethod
     def next_round(cls) -> Action:
@@ -72,7 +86,7 @@ class Action:
             raise ActionError("an action must be an object")
         kinds = [k for k in KINDS if k in data]
         if len(kinds) != 1:
-            raise ActionError("an action needs exactly one of play, pass, give, next")
+            raise ActionError("an action needs exactly one of " + ", ".join(KINDS))
         kind = kinds[0]
         allowed = (
             {"next"}
@@ -101,6 +115,8 @@ class Action:
         text = data[kind]
         if not isinstance(text, str):
             raise ActionError("cards must be a string")
+        if kind == "name":
+            return cls("name", seat, _rank_letters(text))
         try:
             cards = format_cards(parse_cards(text))
         except CardError as exc:
@@ -109,3 +125,14 @@ class Action:
         if form is not None and form not in FORMS:
             raise ActionError(f"unknown form {form!r}")
         return cls(kind, seat, cards, form)
+
+
+def _rank_letters(text: str) -> str:
+    # Canonical form (normal order, once each) so that equal names compare equal; a
+    # repeated or unknown rank is the engine's to refuse, so it is kept as sent.
+    tokens = text.split()
+    if len(tokens) > len(RANKS) or any(len(t) > 2 for t in tokens):
+        raise ActionError("ranks must be rank letters")
+    if all(t in RANKS and len(t) == 1 for t in tokens) and len(set(tokens)) == len(tokens):
+        tokens.sort(key=RANKS.index)
+    return " ".join(tokens)

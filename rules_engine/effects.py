@@ -53,6 +53,15 @@ MIYAKO_OCHI = "miyako_ochi"  #: seat: last round's first, dropped out; place
 GIFT = "gift"
 EXCHANGE_OVER = "exchange_over"  #: seat: who leads the first trick
 ROUND_OVER = "round_over"  #: the round is over (``Round.result`` holds the order)
+# House rules (RULES.md section 8).
+#: seat owes a choice: reason "give" (to: the receiver), "discard" or "name"; size: how many
+OWES = "owes"
+GAVE = "gave"  #: seat gave ``to`` (7渡し): cards (only those two seats see them), size
+DISCARDED = "discarded"  #: seat discarded cards face up (10捨て, or a 12ボンバー's ranks), size
+NAMED = "named"  #: seat named ranks (12ボンバー): ranks as a bit set (bit 0 the 3 ... bit 12 the 2)
+SKIPPED = "skipped"  #: seat's turn was skipped (5スキップ)
+REVERSED = "reversed"  #: seat reversed the direction (9リバース); on: now against seat order
+SANDSTORM = "sandstorm"  #: seat played a sandstorm (砂嵐)
 
 KINDS = (
     PLAYED,
@@ -70,10 +79,17 @@ KINDS = (
     GIFT,
     EXCHANGE_OVER,
     ROUND_OVER,
+    OWES,
+    GAVE,
+    DISCARDED,
+    NAMED,
+    SKIPPED,
+    REVERSED,
+    SANDSTORM,
 )
 
 #: Why a field was cleared.
-CLEAR_REASONS = ("eight_cut", "spade3", "all_passed", "nobody_left_to_answer")
+CLEAR_REASONS = ("eight_cut", "spade3", "all_passed", "nobody_left_to_answer", "sandstorm")
 
 
 class Effect(NamedTuple):
@@ -94,13 +110,14 @@ class Effect(NamedTuple):
     place: int = 0
     reason: str = ""
     on: bool = False
+    ranks: int = 0
 
 
 def visible_to(effects: Iterable[Effect], seat: int | None) -> tuple[Effect, ...]:
     """The effects as ``seat`` may see them (``None``: a viewer with no seat).
 
-    Everything is public except the cards of an exchange gift, which only the giver and
-    the receiver see; the others learn how many cards changed hands.
+    Everything is public except the cards of an exchange gift or of a 7渡し gift, which
+    only the giver and the receiver see; the others learn how many cards changed hands.
 
     >>> gift = Effect(GIFT, seat=0, to=3, cards=6, size=2, on=True)
     >>> receiver, other = visible_to([gift], 3)[0], visible_to([gift], 1)[0]
@@ -109,7 +126,7 @@ def visible_to(effects: Iterable[Effect], seat: int | None) -> tuple[Effect, ...
     """
     shown = []
     for e in effects:
-        if e.kind == GIFT and seat not in (e.seat, e.to):
+        if (e.kind == GIFT or e.kind == GAVE) and seat not in (e.seat, e.to):
             e = e._replace(cards=0)
         shown.append(e)
     return tuple(shown)
@@ -139,6 +156,46 @@ def _rank_rule(mode: str, move: Move, rank: int, mask: int) -> bool:
     if mode == "groups":
         return move.form != SEQUENCE and move.rank == rank
     return bool(move.cards & mask)
+
+
+def house_count(mode: str, move: Move, rank: int) -> int:
+    """How many a house rule of RULES.md section 8 counts in a play (0: it does not fire).
+
+    ``groups``: a single or group of ``rank`` (jokers filling count), the play's size;
+    ``any``: the real cards of ``rank`` in any play. A jokers-only play never counts.
+
+    >>> from rules_engine.moves import analyse
+    >>> from rules_engine.cards import parse_cards
+    >>> pair = analyse(parse_cards("S7 H7 JK"), None, False, 3)
+    >>> seq = analyse(parse_cards("S6 S7 S8"), None, False, 3)
+    >>> house_count("groups", pair, 4), house_count("any", pair, 4), house_count("groups", seq, 4)
+    (3, 2, 0)
+    >>> house_count("any", seq, 4)
+    1
+    """
+    if mode == "off" or move.form == PASS_FORM:
+        return 0
+    if mode == "groups":
+        return move.size if move.form != SEQUENCE and move.rank == rank else 0
+    return (move.cards & RANK_MASKS[rank]).bit_count()
+
+
+def is_sandstorm(move: Move, rules: RuleSet) -> bool:
+    """Whether a play is a sandstorm (砂嵐): exactly three real 3s, under ``sandstorm``.
+
+    >>> from rules_engine.moves import analyse
+    >>> from rules_engine.cards import parse_cards
+    >>> three = analyse(parse_cards("S3 H3 D3"), None, False, 3)
+    >>> is_sandstorm(three, RuleSet(sandstorm=True)), is_sandstorm(three, RuleSet())
+    (True, False)
+    """
+    return (
+        rules.sandstorm
+        and move.form == GROUP
+        and move.jokers == 0
+        and move.size == 3
+        and move.cards & _MASK_3 == move.cards
+    )
 
 
 def cuts(move: Move, rules: RuleSet) -> bool:

@@ -36,6 +36,10 @@ def apply_to_round(r: Round, action: Action) -> Round | Refusal:
     if action.kind == "pass":
         return r.apply("pass", seat=seat)
     assert action.cards is not None
+    if action.kind == "choose":
+        return r.choose(seat, action.cards)
+    if action.kind == "name":
+        return r.name(seat, action.cards)
     return r.apply(action.cards, seat=seat, form=action.form)
 
 

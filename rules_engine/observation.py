@@ -4,6 +4,9 @@ An :class:`Observation` holds the seat's own hand, every public play and
 pass of the round, each player's card count, the field and its locks, who is
 out, the titles, the cards this seat gave and got in the exchange, and the
 effects of the last action (public facts; a gift's cards only for its two seats).
+With the house rules of RULES.md section 8 it also holds the direction of play, the
+choice owed (who, what, how many: public), every card discarded face up and every rank
+named (public), and the 7渡し gifts, their cards only for the giver and the receiver.
 It holds no other hand and not the face-down cards: the computer players and the web
 layer get nothing else, so nothing else can leak.
 
@@ -21,11 +24,20 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from .cards import REAL_MASK, format_cards, full_deck
+from .cards import REAL_MASK, count, format_cards, full_deck
 from .effects import Effect, effect_json, visible_to
 from .moves import Move
 from .rules import RuleSet
-from .state import _W_SEEN, PHASE_NAMES, PLAY, Round, titles_for
+from .state import (
+    _W_SEEN,
+    CHOICE_KINDS,
+    GIVE_CHOICE,
+    PHASE_NAMES,
+    PLAY,
+    Round,
+    rank_text,
+    titles_for,
+)
 
 
 # A Python class even when the module is compiled: mypyc's native classes cannot be
@@ -67,6 +79,17 @@ class Observation:
     #: Rounds of the match still to come after this one (public; ``None``: not known,
     #: e.g. a lone round). The advanced player weighs the class a place brings into them.
     rounds_left: int | None = None
+    #: 1: turns go up the seat order; -1: down it (9リバース).
+    direction: int = 1
+    #: The choice owed (public): (seat, kind index of CHOICE_KINDS, how many, receiver).
+    owed_choice: tuple[int, int, int, int] | None = None
+    #: The play whose choices are still owed, as ``Round.pending`` (public: the play is).
+    pending: tuple[int, int, int, int, int, int] | None = None
+    #: Every card discarded face up this round (public).
+    discarded: int = 0
+    #: The round's choices as ``Round.choices``: a gift's cards are 0 unless this seat
+    #: gave or got it (its size stays: how many cards moved is public).
+    choices: tuple[tuple[int, int, int, int, int, int], ...] = ()
 
     @property
     def hand_text(self) -> str:
@@ -99,24 +122,39 @@ class Observation:
         """Cards this seat cannot see: the other hands, the face-down cards and
         any hand discarded by miyako-ochi, together."""
         deck = full_deck(self.rules.jokers)
-        seen = self.hand + self.played()
+        seen = self.hand + self.played() + self.discarded
         real = deck & REAL_MASK & ~(seen & REAL_MASK)
         jokers = self.rules.jokers - (seen >> 52)
         return real | (jokers << 52)
 
     def known_cards(self) -> dict[int, int]:
         """Cards this seat knows to be in another hand: what it gave in the
-        exchange and has not seen played since."""
-        if not self.gave or self.partner is None:
-            return {}
-        still = self.gave & ~self.played() & REAL_MASK
+        exchange, or passed on with a 7渡し, and has not seen played or discarded since.
+        A seat that has passed cards on since may hold them no more: nothing is known
+        of it then."""
+        known: dict[int, int] = {}
+        gave_on = set()
+        for kind, seat, to, cards, _, _ in reversed(self.choices):
+            if kind != GIVE_CHOICE:
+                continue
+            if seat == self.seat and to not in gave_on:
+                still = cards & REAL_MASK & ~self.played() & ~self.discarded & ~self.hand
+                if still:
+                    known[to] = known.get(to, 0) | still
+            gave_on.add(seat)
+        if not self.gave or self.partner is None or self.partner in gave_on:
+            return known
+        still = self.gave & ~self.played() & ~self.discarded & REAL_MASK
         jokers = max(0, (self.gave >> 52) - (self.played() >> 52))
         # A joker given and then a joker played by anyone: we cannot tell which,
         # so only count jokers the partner must still hold if none was played.
         if jokers and (self.played() >> 52) > 0:
             jokers = 0
         cards = still | (jokers << 52)
-        return {self.partner: cards} if cards else {}
+        if cards:
+            known[self.partner] = known.get(self.partner, 0) | cards
+        # Never more cards than the seat holds (a gift can come back, or be discarded).
+        return {s: c for s, c in known.items() if count(c) <= self.counts[s]}
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -146,6 +184,29 @@ class Observation:
             "scores": list(self.scores) if self.scores is not None else None,
             "effects": [effect_json(e) for e in self.effects],
             "rounds_left": self.rounds_left,
+            "direction": self.direction,
+            "owed": (
+                {
+                    "by": self.owed_choice[0],
+                    "kind": CHOICE_KINDS[self.owed_choice[1]],
+                    "count": self.owed_choice[2],
+                    "to": self.owed_choice[3] if self.owed_choice[3] >= 0 else None,
+                }
+                if self.owed_choice is not None
+                else None
+            ),
+            "discarded": format_cards(self.discarded),
+            "choices": [
+                {
+                    "kind": CHOICE_KINDS[kind],
+                    "seat": seat,
+                    "to": to if to >= 0 else None,
+                    "cards": format_cards(cards),
+                    "ranks": rank_text(ranks),
+                    "size": size,
+                }
+                for kind, seat, to, cards, ranks, size in self.choices
+            ],
         }
 
 
@@ -164,6 +225,10 @@ def observe(
         if receiver == seat:
             got += cards
     partner = r.partner[seat]
+    choices = tuple(
+        (kind, giver, to, cards if kind != GIVE_CHOICE or seat in (giver, to) else 0, ranks, k)
+        for kind, giver, to, cards, ranks, k in r.choices
+    )
     return Observation(
         seat=seat,
         rules=r.rules,
@@ -194,6 +259,11 @@ def observe(
         scores=scores,
         effects=visible_to(r.effects, seat),
         rounds_left=rounds_left,
+        direction=r.direction,
+        owed_choice=r.owed_choice() if r.phase == PLAY else None,
+        pending=r.pending,
+        discarded=r.discarded,
+        choices=choices,
     )
 
 
@@ -232,6 +302,10 @@ def round_from_observation(obs: Observation, hands: list[int]) -> Round:
     r.partner = tuple(partner)
     r.exchange = ()
     r.first_leader = obs.first_leader
+    r.direction = obs.direction
+    r.pending = obs.pending
+    r.discarded = obs.discarded
+    r.choices = obs.choices
     node: Any = None
     for seat, move in obs.history:
         node = (node, seat, move)

@@ -7,6 +7,11 @@
 ('joker',)
 >>> RuleSet.from_json(RuleSet.preset("classic").to_json()) == RuleSet.preset("classic")
 True
+>>> house = RuleSet.preset("house", sandstorm=True)
+>>> house.seven_pass, house.twelve_bomber, house.to_json()
+('groups', 'off', {'preset': 'house', 'sandstorm': True})
+>>> RuleSet.from_json(house.to_json()) == house
+True
 """
 
 from __future__ import annotations
@@ -30,11 +35,15 @@ FORBIDDEN_FINISH_ENTRIES = (
 EIGHT_CUT_VALUES = ("off", "groups", "any")
 JBACK_VALUES = ("off", "groups", "any")
 SEQUENCE_BEATS_VALUES = ("above_top", "above_bottom")
+#: The house rules of RULES.md section 8 counted like the 8-cut (``sandstorm`` is a switch).
+HOUSE_VALUES = ("off", "groups", "any")
+HOUSE_OPTIONS = ("seven_pass", "ten_discard", "twelve_bomber", "five_skip", "nine_reverse")
 PRESET_NAMES = ("standard", "party", "classic", "basic")
 #: Presets the engine knows beyond the site's four: ``uecda`` is the computer-Daihinmin
 #: tournament's standard rules (UECda), for the bridge in ``uecda``. The site
 #: offers PRESET_NAMES only: a UECda table is five computer programs, not a practice game.
-ENGINE_PRESET_NAMES = PRESET_NAMES + ("uecda",)
+#: ``house`` (RULES.md section 8) joins PRESET_NAMES once the site offers its switches.
+ENGINE_PRESET_NAMES = PRESET_NAMES + ("house", "uecda")
 
 #: What the party preset forbids when its "illegal finish" switch is turned on.
 PARTY_FORBIDDEN_FINISH = ("joker", "top_rank", "eight", "revolution")
@@ -46,6 +55,7 @@ PRESET_PLAYERS: dict[str, tuple[int, ...]] = {
     "party": (3, 4),
     "classic": (4, 5, 6),
     "basic": (3, 4, 5, 6),
+    "house": (3, 4, 5, 6),
     "uecda": (5,),
 }
 MIN_PLAYERS = 2
@@ -92,6 +102,13 @@ class RuleSet:
     leader_may_pass: bool = False
     diamond3_leads: bool = False
     joker_beyond_ends: bool = False
+    # House rules (RULES.md section 8); off everywhere but the ``house`` preset.
+    seven_pass: str = "off"
+    ten_discard: str = "off"
+    twelve_bomber: str = "off"
+    five_skip: str = "off"
+    nine_reverse: str = "off"
+    sandstorm: bool = False
     # Derived at construction for the hot path (not options, not compared).
     ff_mask: int = field(default=0, compare=False, repr=False)
 
@@ -131,6 +148,9 @@ class RuleSet:
             raise bad("eight_cut", self.eight_cut)
         if self.jback not in JBACK_VALUES:
             raise bad("jback", self.jback)
+        for name in HOUSE_OPTIONS:
+            if getattr(self, name) not in HOUSE_VALUES:
+                raise bad(name, getattr(self, name))
         if self.suit_lock_after not in (2, 3):
             raise bad("suit_lock_after", self.suit_lock_after)
         for entry in self.forbidden_finish:
@@ -154,6 +174,7 @@ class RuleSet:
             "leader_may_pass",
             "diamond3_leads",
             "joker_beyond_ends",
+            "sandstorm",
         ):
             if not isinstance(getattr(self, name), bool):
                 raise bad(name, getattr(self, name))
@@ -228,6 +249,15 @@ class RuleSet:
     def forbids(self, entry: str) -> bool:
         return entry in self.forbidden_finish
 
+    @property
+    def has_house_rules(self) -> bool:
+        """Whether any option of RULES.md section 8 is on.
+
+        >>> RuleSet.preset("house").has_house_rules, RuleSet.preset("standard").has_house_rules
+        (True, False)
+        """
+        return self.sandstorm or any(getattr(self, name) != "off" for name in HOUSE_OPTIONS)
+
 
 _PRESETS: dict[str, dict[str, Any]] = {
     "standard": {
@@ -289,6 +319,26 @@ _PRESETS: dict[str, dict[str, Any]] = {
         "forbidden_finish": (),
         "miyako_ochi": False,
         "pass_until_clear": False,
+    },
+    # RULES.md section 8: standard plus 11-back by Js and four of the house rules.
+    "house": {
+        "preset_name": "house",
+        "jokers": 1,
+        "sequence_beats": "above_top",
+        "revolution": True,
+        "revolution_sequence_min": 5,
+        "eight_cut": "groups",
+        "jback": "groups",
+        "suit_lock": True,
+        "suit_lock_after": 2,
+        "spade3_return": True,
+        "forbidden_finish": ("joker", "top_rank", "eight_cut", "spade3_return"),
+        "miyako_ochi": True,
+        "pass_until_clear": False,
+        "seven_pass": "groups",
+        "ten_discard": "groups",
+        "five_skip": "groups",
+        "nine_reverse": "groups",
     },
     # UECda's standard rules (the tournament server's defaults): 5 players, 53 cards,
     # revolution by 4+ groups or 5+ sequences, 8-cut by any play covering an 8 (a joker

@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .cards import SUITS, CardError, card_codes, format_cards, parse_cards
+from .cards import RANKS, SUITS, CardError, card_codes, format_cards, parse_cards
 from .moves import FORMS
 from .rules import RulesError, RuleSet
-from .state import PHASE_NAMES, REASONS, Refusal, Round
+from .state import CHOICE_KINDS, NAME_CHOICE, PHASE_NAMES, PLAY, REASONS, Refusal, Round
 
 SCENARIO_KEYS = {"name", "rules", "hands", "leader", "revolution", "previous", "steps"}
 STEP_KEYS = {
@@ -38,6 +38,11 @@ STEP_KEYS = {
     "illegal": {"illegal", "form", "by", "reason"},
     "legal": {"legal"},
     "expect": {"expect"},
+    # House-rule choices (RULES.md section 8).
+    "choose": {"choose", "by"},
+    "name": {"name", "by"},
+    "illegal_choose": {"illegal_choose", "by", "reason"},
+    "illegal_name": {"illegal_name", "by", "reason"},
 }
 EXPECT_KEYS = {
     "to_act",
@@ -54,6 +59,9 @@ EXPECT_KEYS = {
     "result",
     "titles",
     "phase",
+    "owed",
+    "direction",
+    "discarded",
 }
 
 
@@ -108,6 +116,15 @@ def observed(r: Round, key: str) -> Any:
         return list(titles) if titles is not None else None
     if key == "phase":
         return PHASE_NAMES[r.phase]
+    if key == "owed":
+        owed = r.owed_choice() if r.phase == PLAY else None
+        if owed is None:
+            return None
+        return {"by": owed[0], "kind": CHOICE_KINDS[owed[1]], "count": owed[2]}
+    if key == "direction":
+        return r.direction
+    if key == "discarded":
+        return format_cards(r.discarded)
     raise ScenarioError(f"unknown expect key {key!r}")
 
 
@@ -169,11 +186,15 @@ def _validate_step(step: Any, i: int, n: int) -> None:
         raise ScenarioError(f"step {i}: unknown form {step['form']!r}")
     if "reason" in step and (not isinstance(step["reason"], str) or step["reason"] not in REASONS):
         raise ScenarioError(f"step {i}: unknown reason {step['reason']!r}")
-    if kind in ("illegal", "illegal_give") and "reason" not in step:
+    if kind in ("illegal", "illegal_give", "illegal_choose", "illegal_name") and (
+        "reason" not in step
+    ):
         raise ScenarioError(f"step {i}: {kind} needs a reason")
     try:
-        if kind in ("play", "give", "illegal_give"):
+        if kind in ("play", "give", "illegal_give", "choose", "illegal_choose"):
             parse_cards(_text(step[kind], i))
+        elif kind in ("name", "illegal_name"):
+            _text(step[kind], i)
         elif kind == "illegal" and step["illegal"] != "pass":
             parse_cards(_text(step["illegal"], i))
         elif kind == "pass" and step["pass"] is not True:
@@ -214,6 +235,8 @@ def _text(value: Any, i: int) -> str:
 def _move_string_cards(text: str) -> None:
     if text == "pass":
         return
+    if text and all(len(t) == 1 and t in RANKS for t in text.split()):
+        return  # a bomber's ranks, listed while one is owed
     cards, _, form = text.partition("/")
     if form and form not in FORMS:
         raise ScenarioError(f"unknown form in move string {text!r}")
@@ -266,6 +289,25 @@ def apply_step(r: Round, step: Mapping[str, Any]) -> tuple[Round, str | None]:
                 f"give {step['illegal_give']!r} refused as {out.reason}, expected {step['reason']}",
             )
         return r, None
+    if "choose" in step:
+        out = r.choose(by, step["choose"])
+        if isinstance(out, Refusal):
+            return r, f"choose {step['choose']!r} was refused: {out.reason}"
+        return out, None
+    if "name" in step:
+        out = r.name(by, step["name"])
+        if isinstance(out, Refusal):
+            return r, f"name {step['name']!r} was refused: {out.reason}"
+        return out, None
+    for kind in ("illegal_choose", "illegal_name"):
+        if kind in step:
+            text = step[kind]
+            out = r.choose(by, text) if kind == "illegal_choose" else r.name(by, text)
+            if not isinstance(out, Refusal):
+                return r, f"{kind[8:]} {text!r} was accepted, expected {step['reason']}"
+            if out.reason != step["reason"]:
+                return r, f"{kind[8:]} {text!r} refused as {out.reason}, expected {step['reason']}"
+            return r, None
     if "illegal" in step:
         out = r.apply(step["illegal"], seat=by, form=step.get("form"))
         if not isinstance(out, Refusal):
@@ -277,7 +319,11 @@ def apply_step(r: Round, step: Mapping[str, Any]) -> tuple[Round, str | None]:
         got = r.legal_strings()
         if len(set(got)) != len(got):
             return r, f"legal moves listed twice: {sorted(got)}"
-        want = sorted(_normal_move_string(t) for t in step["legal"])
+        owed = r.owed_choice() if r.phase == PLAY else None
+        if owed is not None and owed[1] == NAME_CHOICE:
+            want = sorted(" ".join(sorted(t.split(), key=RANKS.index)) for t in step["legal"])
+        else:
+            want = sorted(_normal_move_string(t) for t in step["legal"])
         if sorted(got) != want:
             missing = sorted(set(want) - set(got))
             extra = sorted(set(got) - set(want))

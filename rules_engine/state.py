@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
@@ -37,6 +38,7 @@ from .cards import (
     RANK_8,
     RANK_J,
     RANK_MASKS,
+    RANKS,
     REAL_MASK,
     SPADE_3,
     CardError,
@@ -50,23 +52,32 @@ from .cards import (
 from .effects import (
     CLEAR_REASONS,
     CLEARED,
+    DISCARDED,
     EIGHT_CUT,
     EXCHANGE_OVER,
+    GAVE,
     GIFT,
     JBACK,
     MIYAKO_OCHI,
+    NAMED,
     NUMBER_LOCK,
+    OWES,
     PASSED,
     PENALISED,
     PLAYED,
+    REVERSED,
     REVOLUTION,
     ROUND_OVER,
+    SANDSTORM,
+    SKIPPED,
     SPADE3_RETURN,
     SUIT_LOCK,
     WENT_OUT,
     Effect,
     cuts,
     finish_entry,
+    house_count,
+    is_sandstorm,
     returns_spade3,
     toggles_jback,
     toggles_revolution,
@@ -93,6 +104,10 @@ PHASE_NAMES = ("exchange", "play", "over")
 REASONS = (
     "round_over",
     "wrong_phase",
+    "choice_owed",
+    "no_choice_owed",
+    "not_a_rank",
+    "rank_repeated",
     "passed_until_clear",
     "not_your_turn",
     "not_in_hand",
@@ -119,9 +134,16 @@ TITLES_BY_SIZE: dict[int, tuple[str, ...]] = {
 # move, these flags, the forbidden_finish entry broken, the seat miyako-ochi dropped and
 # the index of the clear reason in CLEAR_REASONS (-1: the field stays).
 # A round rebuilt from an observation carries the observed effects as they are.
-_W_START, _W_PLAY, _W_PASS, _W_GIVE, _W_SEEN = range(5)
-_F_CUT, _F_S3, _F_REVO, _F_JB, _F_LOCK, _F_NLOCK, _F_OUT, _F_JB_WAS = (1 << i for i in range(8))
-_CLEAR_CUT, _CLEAR_S3, _CLEAR_PASSED, _CLEAR_NOBODY = range(4)
+_W_START, _W_PLAY, _W_PASS, _W_GIVE, _W_SEEN, _W_CHOICE = range(6)
+(_F_CUT, _F_S3, _F_REVO, _F_JB, _F_LOCK, _F_NLOCK, _F_OUT, _F_JB_WAS, _F_REV, _F_SAND) = (
+    1 << i for i in range(10)
+)
+_CLEAR_CUT, _CLEAR_S3, _CLEAR_PASSED, _CLEAR_NOBODY, _CLEAR_SAND = range(5)
+
+#: The choices a play may owe (RULES.md section 8), in the order they come due.
+CHOICE_KINDS = ("give", "discard", "name")
+GIVE_CHOICE, DISCARD_CHOICE, NAME_CHOICE = range(3)
+_RANK_5, _RANK_7, _RANK_9, _RANK_T, _RANK_Q = 2, 4, 6, 7, 9
 _MASK_8: Final = RANK_MASKS[RANK_8]
 _MASK_J: Final = RANK_MASKS[RANK_J]
 
@@ -175,6 +197,10 @@ ROUND_FIELDS = (
     "partner",
     "exchange",
     "first_leader",
+    "direction",
+    "pending",
+    "discarded",
+    "choices",
     "history",
     "facedown",
     "result",
@@ -213,6 +239,18 @@ class Round:
     partner: tuple[int, ...]
     exchange: tuple[tuple[int, int, int, bool], ...]
     first_leader: int
+    #: 1: turns go up the seat order; -1: down it (9リバース).
+    direction: int
+    #: The play whose choices are still owed: (player, give, discard, name, clear, skips),
+    #: the counts of each choice still to come, the clear reason index (or -1) and the
+    #: skips (5スキップ) that follow them; ``None`` when none is owed.
+    pending: tuple[int, int, int, int, int, int] | None
+    #: Every card discarded face up this round (10捨て, 12ボンバー).
+    discarded: int
+    #: The choices made this round: (kind, seat, to, cards, ranks, size), kind in
+    #: CHOICE_KINDS order; ``to`` is the receiver of a gift (-1 otherwise), ``ranks`` a
+    #: bomber's, ``size`` how many cards or ranks.
+    choices: tuple[tuple[int, int, int, int, int, int], ...]
     history: Any
     facedown: int
     result: tuple[int, ...] | None
@@ -285,6 +323,10 @@ class Round:
         elif not 0 <= leader < n:
             raise ValueError("leader must be a seat")
         self.first_leader = leader
+        self.direction = 1
+        self.pending = None
+        self.discarded = 0
+        self.choices = ()
         if previous is not None and n >= 3:
             self._exchange_gifts(hands_list, previous)
         if rules.diamond3_leads and previous is not None:
@@ -391,6 +433,10 @@ class Round:
         new.partner = self.partner
         new.exchange = self.exchange
         new.first_leader = self.first_leader
+        new.direction = self.direction
+        new.pending = self.pending
+        new.discarded = self.discarded
+        new.choices = self.choices
         new.history = self.history
         new.facedown = self.facedown
         new.result = self.result
@@ -522,8 +568,11 @@ class Round:
             elif self.phase == OVER:
                 out.append(Effect(ROUND_OVER))
             return tuple(out)
-        _, actor, move, flags, entry, dropped, clear = why
+        if code == _W_CHOICE:
+            return self._choice_effects(why)
+        _, actor, move, flags, entry, dropped, clear, skipped = why
         cleared = clear >= 0
+        pending = self.pending
         if code == _W_PASS:
             out.append(Effect(PASSED, actor))
         else:
@@ -532,11 +581,15 @@ class Round:
                 out.append(Effect(EIGHT_CUT, actor))
             if flags & _F_S3:
                 out.append(Effect(SPADE3_RETURN, actor))
+            if flags & _F_SAND:
+                out.append(Effect(SANDSTORM, actor))
             if flags & _F_REVO:
                 out.append(Effect(REVOLUTION, on=self.revolution))
+            if flags & _F_REV:
+                out.append(Effect(REVERSED, actor, on=self.direction < 0))
             # Field effects are told only when they outlive the play: a lock started by
             # a play that also clears the field (or ends the round) never applies.
-            if not cleared and self.phase == PLAY:
+            if not cleared and self.phase == PLAY and (pending is None or pending[4] < 0):
                 if flags & _F_JB:
                     out.append(Effect(JBACK, reason="played", on=self.jback))
                 if flags & _F_LOCK:
@@ -551,9 +604,45 @@ class Round:
                     out.append(Effect(WENT_OUT, actor, place=places[actor] or 0))
                 if dropped >= 0:
                     out.append(Effect(MIYAKO_OCHI, dropped, place=places[dropped] or 0))
+            self._owes_effect(out)
+        for seat in skipped:
+            out.append(Effect(SKIPPED, seat))
         if cleared:
             out.append(Effect(CLEARED, self.to_act, reason=CLEAR_REASONS[clear]))
             if flags & _F_JB_WAS:
+                out.append(Effect(JBACK, reason="cleared", on=False))
+        if self.phase == OVER:
+            out.append(Effect(ROUND_OVER))
+        return tuple(out)
+
+    def _owes_effect(self, out: list[Effect]) -> None:
+        owed = self.owed_choice() if self.phase == PLAY else None
+        if owed is not None:
+            seat, kind, k, receiver = owed
+            out.append(Effect(OWES, seat, to=receiver, size=k, reason=CHOICE_KINDS[kind]))
+
+    def _choice_effects(self, why: tuple[Any, ...]) -> tuple[Effect, ...]:
+        _, actor, kind, cards, receiver, ranks, taken, outs, clear, skipped, jb_was = why
+        out: list[Effect] = []
+        if kind == GIVE_CHOICE:
+            out.append(Effect(GAVE, actor, to=receiver, cards=cards, size=count(cards)))
+        elif kind == DISCARD_CHOICE:
+            out.append(Effect(DISCARDED, actor, cards=cards, size=count(cards)))
+        else:
+            out.append(Effect(NAMED, actor, ranks=ranks, size=ranks.bit_count()))
+            for seat, lost in taken:
+                out.append(Effect(DISCARDED, seat, cards=lost, size=count(lost)))
+        places = self.places()
+        for seat, dropped in outs:
+            out.append(Effect(WENT_OUT, seat, place=places[seat] or 0))
+            if dropped >= 0:
+                out.append(Effect(MIYAKO_OCHI, dropped, place=places[dropped] or 0))
+        self._owes_effect(out)
+        for seat in skipped:
+            out.append(Effect(SKIPPED, seat))
+        if clear >= 0:
+            out.append(Effect(CLEARED, self.to_act, reason=CLEAR_REASONS[clear]))
+            if jb_was:
                 out.append(Effect(JBACK, reason="cleared", on=False))
         if self.phase == OVER:
             out.append(Effect(ROUND_OVER))
@@ -584,25 +673,57 @@ class Round:
     # -- turn helpers -----------------------------------------------------------------
 
     def _next_active(self, seat: int) -> int:
+        # "Next" follows the direction of play in force (9リバース).
         n = self.n
+        step = self.direction
         active = self.active
         for _ in range(n):
-            seat += 1
+            seat += step
             if seat == n:
                 seat = 0
+            elif seat < 0:
+                seat = n - 1
             if (active >> seat) & 1:
                 return seat
         return -1
 
     def _next_to_act(self, seat: int) -> int:
         n = self.n
+        step = self.direction
         eligible = self.active & ~self.passed if self.rules.pass_until_clear else self.active
         for _ in range(n):
-            seat += 1
+            seat += step
             if seat == n:
                 seat = 0
+            elif seat < 0:
+                seat = n - 1
             if (eligible >> seat) & 1:
                 return seat
+        return -1
+
+    def _go_out(self, seat: int, hands: list[int]) -> int:
+        """``seat`` (its hand empty) goes out without penalty, in the next free place;
+        returns the seat miyako-ochi drops as a result, or -1."""
+        self.active &= ~(1 << seat)
+        self.out += (seat,)
+        if self.clean_out:
+            return -1
+        self.clean_out = True
+        prev = self.previous
+        if (
+            self.rules.miyako_ochi
+            and prev is not None
+            and self.n >= 3
+            and prev[0] != seat
+            and (self.active >> prev[0]) & 1
+        ):
+            # Miyako-ochi: the previous top drops out at once, hand discarded face down.
+            dropped = prev[0]
+            hands[dropped] = 0
+            self.active &= ~(1 << dropped)
+            self.out += (dropped,)
+            self.penalised += (dropped,)
+            return dropped
         return -1
 
     def _clear(self, leader: int) -> None:
@@ -628,13 +749,30 @@ class Round:
 
     def legal_moves(self) -> list[Move]:
         """The exact set of legal moves for the player to act (pass included
-        when following); empty outside the play phase.
+        when following); empty outside the play phase and while a choice is owed
+        (see :meth:`legal_choices`).
 
         Each move is listed once; a set of cards that reads both as a group
         and a sequence appears once per form.
         """
-        if self.phase != PLAY:
+        if self.phase != PLAY or self.pending is not None:
             return []
+        moves = self._legal_moves()
+        if self.rules.sandstorm and self.top is not None:
+            threes = self.hands[self.to_act] & RANK_MASKS[RANK_3]
+            if threes.bit_count() >= 3:
+                # A sandstorm answers any field (RULES.md section 8), once per three 3s.
+                have = {m.cards for m in moves if m.form == GROUP}
+                for suit in range(4):
+                    cards = threes & ~(1 << suit)
+                    if cards.bit_count() == 3 and cards not in have:
+                        have.add(cards)
+                        storm = analyse(cards, GROUP, self.reversed, self.rules.sequence_min)
+                        if storm is not None:
+                            moves.append(storm)
+        return moves
+
+    def _legal_moves(self) -> list[Move]:
         hand = self.hands[self.to_act]
         top = self.top
         rules = self.rules
@@ -720,7 +858,206 @@ class Round:
         return moves
 
     def legal_strings(self) -> list[str]:
+        """The legal moves as move strings, or while a choice is owed the legal choices
+        as card strings (rank strings for a bomber), as SCENARIOS.md lists them."""
+        if self.pending is not None and self.phase == PLAY:
+            owed = self.owed_choice()
+            assert owed is not None
+            if owed[1] == NAME_CHOICE:
+                return [rank_text(r) for r in self.legal_choices()]
+            return [format_cards(c) for c in self.legal_choices()]
         return [str(m) for m in self.legal_moves()]
+
+    # -- house rules: choices (RULES.md section 8) ---------------------------------------
+
+    def owed_choice(self) -> tuple[int, int, int, int] | None:
+        """The choice the round waits for: (seat, kind, how many, receiver), kind an index
+        of CHOICE_KINDS, receiver the seat a gift goes to (-1 for the other kinds);
+        ``None`` when no choice is owed.
+
+        >>> rules = RuleSet.preset("basic", seven_pass="groups")
+        >>> r = Round.start(rules, ["S7 H7 S4 S5 S6", "HK", "D6"], leader=0).apply("S7 H7")
+        >>> r.owed_choice(), r.to_act
+        ((0, 0, 2, 1), 0)
+        """
+        p = self.pending
+        if p is None:
+            return None
+        actor = p[0]
+        held = count(self.hands[actor])
+        if p[1]:
+            return (actor, GIVE_CHOICE, min(p[1], held), self._next_active(actor))
+        if p[2]:
+            return (actor, DISCARD_CHOICE, min(p[2], held), -1)
+        return (actor, NAME_CHOICE, p[3], -1)
+
+    def legal_choices(self) -> list[int]:
+        """The exact set of legal choices while one is owed: card sets to give or discard
+        (every set of the right size from the hand, two jokers counted once), or rank sets
+        to name (bit r: rank r, 0 the 3 ... 12 the 2). Empty when none is owed.
+
+        >>> rules = RuleSet.preset("basic", ten_discard="groups")
+        >>> r = Round.start(rules, ["ST S4 S5", "HK", "D6"], leader=0).apply("ST")
+        >>> [format_cards(c) for c in r.legal_choices()]
+        ['S4', 'S5']
+        """
+        owed = self.owed_choice()
+        if owed is None or self.phase != PLAY:
+            return []
+        _, kind, k, _ = owed
+        if kind == NAME_CHOICE:
+            return [sum(1 << r for r in ranks) for ranks in combinations(range(NUM_RANKS), k)]
+        hand = self.hands[owed[0]]
+        real = [1 << i for i in range(JOKER_SHIFT) if hand >> i & 1]
+        jokers = hand >> JOKER_SHIFT
+        out: list[int] = []
+        for j in range(min(jokers, k) + 1):
+            for cards in combinations(real, k - j):
+                out.append(sum(cards) + j * JOKER_UNIT)
+        return out
+
+    def choose(self, seat: int | None, cards: int | str) -> Round | Refusal:
+        """Give (7渡し) or discard (10捨て) ``cards``, the choice owed by ``seat``
+        (default: the seat that owes it).
+
+        >>> rules = RuleSet.preset("basic", seven_pass="groups")
+        >>> r = Round.start(rules, ["S7 S4 S5", "HK", "D6"], leader=0).apply("S7")
+        >>> r.apply("pass").reason, r.choose(1, "HK").reason, r.choose(0, "S4 S5").reason
+        ('choice_owed', 'not_your_turn', 'wrong_count')
+        >>> r.choose(0, "S4").hands[1] == parse_cards("S4 HK")
+        True
+        """
+        if self.phase != PLAY:
+            return _R["round_over"] if self.phase == OVER else _R["wrong_phase"]
+        owed = self.owed_choice()
+        if owed is None or owed[1] == NAME_CHOICE:
+            return _R["no_choice_owed"]
+        actor, kind, k, receiver = owed
+        if seat is not None and seat != actor:
+            return _R["not_your_turn"]
+        if isinstance(cards, str):
+            cards = parse_cards(cards)
+        if not contains(self.hands[actor], cards):
+            return _R["not_in_hand"]
+        if count(cards) != k:
+            return _R["wrong_count"]
+        new = self._copy()
+        hands = list(self.hands)
+        hands[actor] -= cards
+        p = self.pending
+        assert p is not None
+        if kind == GIVE_CHOICE:
+            hands[receiver] += cards
+            new.pending = (actor, 0, p[2], p[3], p[4], p[5])
+        else:
+            new.discarded = self.discarded + cards
+            new.pending = (actor, 0, 0, p[3], p[4], p[5])
+        new.choices = self.choices + ((kind, actor, receiver, cards, 0, k),)
+        outs: tuple[tuple[int, int], ...] = ()
+        if not hands[actor]:
+            # Going out by giving or discarding: not a finishing play (RULES.md section 8).
+            outs = ((actor, new._go_out(actor, hands)),)
+        new.hands = tuple(hands)
+        new._after_choice(actor, kind, cards, receiver, 0, (), outs)
+        return new
+
+    def name(self, seat: int | None, ranks: int | str) -> Round | Refusal:
+        """Name ranks for a 12ボンバー: ``ranks`` as rank letters (``"5 9"``) or a bit set
+        of ranks; every hand discards every card of them, face up.
+
+        >>> rules = RuleSet.preset("basic", twelve_bomber="groups")
+        >>> r = Round.start(rules, ["SQ S4 S5", "H4 HK", "D6"], leader=0).apply("SQ")
+        >>> r.name(0, "4 4").reason, r.name(0, "4 X").reason, r.name(0, "4 5").reason
+        ('rank_repeated', 'not_a_rank', 'wrong_count')
+        >>> [format_cards(h) for h in r.name(0, "4").hands], format_cards(r.name(0, "4").discarded)
+        (['S5', 'HK', 'D6'], 'S4 H4')
+        """
+        if self.phase != PLAY:
+            return _R["round_over"] if self.phase == OVER else _R["wrong_phase"]
+        owed = self.owed_choice()
+        if owed is None or owed[1] != NAME_CHOICE:
+            return _R["no_choice_owed"]
+        if isinstance(ranks, str):
+            parsed = parse_ranks(ranks)
+            if isinstance(parsed, Refusal):
+                return parsed
+            ranks = parsed
+        elif not 0 <= ranks < 1 << NUM_RANKS:
+            return _R["not_a_rank"]
+        actor, _, k, _ = owed
+        if seat is not None and seat != actor:
+            return _R["not_your_turn"]
+        if ranks.bit_count() != k:
+            return _R["wrong_count"]
+        mask = 0
+        for r in range(NUM_RANKS):
+            if ranks >> r & 1:
+                mask |= RANK_MASKS[r]
+        new = self._copy()
+        hands = list(self.hands)
+        order = [actor]
+        seat_ = actor
+        for _ in range(self.n - 1):
+            seat_ += self.direction
+            seat_ %= self.n
+            order.append(seat_)
+        taken: tuple[tuple[int, int], ...] = ()
+        for s in order:
+            lost = hands[s] & mask
+            if lost:
+                hands[s] -= lost
+                taken += ((s, lost),)
+                new.discarded += lost
+        p = self.pending
+        assert p is not None
+        new.pending = (actor, 0, 0, 0, p[4], p[5])
+        new.choices = self.choices + ((NAME_CHOICE, actor, -1, 0, ranks, k),)
+        # The emptied go out one by one in the direction of play, the namer first.
+        outs: tuple[tuple[int, int], ...] = ()
+        for s in order:
+            if (new.active >> s) & 1 and not hands[s]:
+                outs += ((s, new._go_out(s, hands)),)
+        new.hands = tuple(hands)
+        new._after_choice(actor, NAME_CHOICE, 0, -1, ranks, taken, outs)
+        return new
+
+    def _after_choice(
+        self,
+        actor: int,
+        kind: int,
+        cards: int,
+        receiver: int,
+        ranks: int,
+        taken: tuple[tuple[int, int], ...],
+        outs: tuple[tuple[int, int], ...],
+    ) -> None:
+        # The next choice owed, or the clear or skips that wait for the choices.
+        jb_was = self.jback
+        clear = -1
+        skipped: tuple[int, ...] = ()
+        p = self.pending
+        assert p is not None
+        if self.active.bit_count() <= 1:
+            self.pending = None
+            self._finish()
+        elif (self.active >> actor) & 1 and (p[1] or p[2] or p[3]):
+            self.to_act = actor
+        else:
+            self.pending = None
+            clear, skipped = self._resolve(actor, p[4], p[5], self.passed)
+        self.why = (
+            _W_CHOICE,
+            actor,
+            kind,
+            cards,
+            receiver,
+            ranks,
+            taken,
+            outs,
+            clear,
+            skipped,
+            jb_was and clear >= 0,
+        )
 
     # -- applying moves ----------------------------------------------------------------
 
@@ -735,6 +1072,8 @@ class Round:
         """
         if self.phase != PLAY:
             return _R["round_over"] if self.phase == OVER else _R["wrong_phase"]
+        if self.pending is not None:
+            return _R["choice_owed"]
         actor = self.to_act
         if seat is not None and seat != actor:
             if not 0 <= seat < self.n:
@@ -818,10 +1157,11 @@ class Round:
                 None,
                 -1,
                 _CLEAR_PASSED,
+                (),
             )
         else:
             new.to_act = new._next_to_act(actor)
-            new.why = (_W_PASS, actor, PASS, 0, None, -1, -1)
+            new.why = (_W_PASS, actor, PASS, 0, None, -1, -1, ())
         return new
 
     def _play(self, actor: int, move: Move, rev: bool) -> Round | Refusal:
@@ -831,7 +1171,8 @@ class Round:
         rank = move.rank
         spade3 = False
         flags = 0
-        if top is not None:
+        if top is not None and not (rules.sandstorm and is_sandstorm(move, rules)):
+            # (A sandstorm may be played on any field, whatever its form, order or lock.)
             if form != top.form:
                 return _R["wrong_form"]
             if move.size != top.size:
@@ -859,6 +1200,7 @@ class Round:
                         return _R["not_stronger"]
 
         # Accepted: work out the play's effects, all judged before any of them.
+        sand = rules.sandstorm and is_sandstorm(move, rules)
         # The same predicates the computer players ask (rules_engine.effects), behind
         # cheap guards: both readings of the 8-cut (and of 11-back) need a real 8 (J) in
         # the play, and a single never toggles revolution.
@@ -920,64 +1262,84 @@ class Round:
         entry = None
         dropped = -1
 
+        # House rules that land with the play (RULES.md section 8, step 1).
+        if sand:
+            flags |= _F_SAND
+        if rules.nine_reverse != "off" and house_count(rules.nine_reverse, move, _RANK_9):
+            new.direction = -self.direction
+            flags |= _F_REV
+
         # Going out.
         if not hand:
             flags |= _F_OUT
-            bit = 1 << actor
-            new.active = self.active & ~bit
-            new.out = self.out + (actor,)
             entry = finish_entry(move, rules, self.revolution, cut, spade3, revo)
             if entry is not None:
+                new.active = self.active & ~(1 << actor)
+                new.out = self.out + (actor,)
                 new.penalised = self.penalised + (actor,)
-            elif not self.clean_out:
-                new.clean_out = True
-                prev = self.previous
-                if (
-                    rules.miyako_ochi
-                    and prev is not None
-                    and self.n >= 3
-                    and prev[0] != actor
-                    and (new.active >> prev[0]) & 1
-                ):
-                    # Miyako-ochi: the previous top drops out at once.
-                    dropped = prev[0]
-                    hands[dropped] = 0
-                    new.active &= ~(1 << dropped)
-                    new.out += (dropped,)
-                    new.penalised += (dropped,)
+            else:
+                dropped = new._go_out(actor, hands)
         new.hands = tuple(hands)
+        if not rules.pass_until_clear:
+            new.passed = 0
 
         if new.active.bit_count() <= 1:
             new._finish()
-            new.why = (_W_PLAY, actor, move, flags, entry, dropped, -1)
+            new.why = (_W_PLAY, actor, move, flags, entry, dropped, -1, ())
             return new
-        if cut or spade3:
-            new._clear(actor)
-            new.why = (
-                _W_PLAY,
-                actor,
-                move,
-                flags,
-                entry,
-                dropped,
-                _CLEAR_CUT if cut else _CLEAR_S3,
-            )
-            return new
+        clear = _CLEAR_CUT if cut else _CLEAR_S3 if spade3 else _CLEAR_SAND if sand else -1
+        skips = house_count(rules.five_skip, move, _RANK_5) if rules.five_skip != "off" else 0
+        if hand and (
+            rules.seven_pass != "off" or rules.ten_discard != "off" or rules.twelve_bomber != "off"
+        ):
+            give = house_count(rules.seven_pass, move, _RANK_7)
+            discard = house_count(rules.ten_discard, move, _RANK_T)
+            name = house_count(rules.twelve_bomber, move, _RANK_Q)
+            if give or discard or name:
+                # Step 2: the round waits for the player's choices.
+                new.pending = (actor, give, discard, name, clear, skips)
+                new.to_act = actor
+                new.why = (_W_PLAY, actor, move, flags, entry, dropped, -1, ())
+                return new
+        clear, skipped = new._resolve(actor, clear, skips, self.passed)
+        new.why = (_W_PLAY, actor, move, flags, entry, dropped, clear, skipped)
+        return new
+
+    def _resolve(
+        self, actor: int, clear: int, skips: int, passed_before: int
+    ) -> tuple[int, tuple[int, ...]]:
+        """Steps 3 and 4 of RULES.md section 8 once no choice is owed: a clear, or the
+        skips, then the turn moves on. Returns the clear reason index (-1: none) and the
+        seats skipped."""
+        rules = self.rules
+        if clear >= 0:
+            self._clear(actor)
+            return clear, ()
         if rules.pass_until_clear:
-            others = new.active & ~(1 << actor)
-            if self.passed & others == others and not (
-                rules.return_to_last and (new.active >> actor) & 1
+            others = self.active & ~(1 << actor)
+            if passed_before & others == others and not (
+                rules.return_to_last and (self.active >> actor) & 1
             ):
                 # Everyone left has passed already: nobody can answer (with
                 # return_to_last the turn comes back to the player, who may play again).
-                new._clear(actor)
-                new.why = (_W_PLAY, actor, move, flags, entry, dropped, _CLEAR_NOBODY)
-                return new
-        else:
-            new.passed = 0
-        new.to_act = new._next_to_act(actor)
-        new.why = (_W_PLAY, actor, move, flags, entry, dropped, -1)
-        return new
+                self._clear(actor)
+                return _CLEAR_NOBODY, ()
+        seat = actor
+        skipped: tuple[int, ...] = ()
+        others = self.active & ~(1 << actor)
+        for _ in range(skips):
+            nxt = self._next_to_act(seat)
+            if nxt < 0 or nxt == actor:
+                break
+            skipped += (nxt,)
+            self.passed |= 1 << nxt
+            seat = nxt
+            if self.passed & others == others:
+                # Every other player has passed: the field clears, the skips left drop.
+                self._clear(actor)
+                return _CLEAR_PASSED, skipped
+        self.to_act = self._next_to_act(seat)
+        return -1, skipped
 
     # -- the exchange -----------------------------------------------------------------
 
@@ -1045,6 +1407,34 @@ def _round_again(items: tuple[tuple[str, object], ...]) -> Round:
     for name, value in items:
         setattr(r, name, value)
     return r
+
+
+def rank_text(ranks: int) -> str:
+    """A set of ranks (bit r: rank r) as rank letters in normal order.
+
+    >>> rank_text(0b1000000100)
+    '5 Q'
+    """
+    return " ".join(RANKS[r] for r in range(NUM_RANKS) if ranks >> r & 1)
+
+
+def parse_ranks(text: str) -> int | Refusal:
+    """Rank letters (``"5 9"``, any order) as a set of ranks, or the refusal a bomber's
+    naming gets: ``not_a_rank`` (the joker is not one), ``rank_repeated``.
+
+    >>> parse_ranks("Q 5") == 0b1000000100, parse_ranks("JK").reason, parse_ranks("5 5").reason
+    (True, 'not_a_rank', 'rank_repeated')
+    """
+    ranks = 0
+    repeated = False
+    for token in text.split():
+        if len(token) != 1 or token not in RANKS:
+            return _R["not_a_rank"]
+        bit = 1 << RANKS.index(token)
+        if ranks & bit:
+            repeated = True
+        ranks |= bit
+    return _R["rank_repeated"] if repeated else ranks
 
 
 def _hand_value(hand: int | str, jokers: int) -> int:

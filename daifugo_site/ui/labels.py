@@ -10,6 +10,8 @@ from collections.abc import Iterable
 
 from django.utils.translation import pgettext
 
+from rules_engine.cards import RANKS
+
 from .templatetags.cards import _suit_name, card_name
 
 SUIT_CODES = "SHDC"  # the engine's suit order: bit i of a suit set is SUIT_CODES[i]
@@ -50,3 +52,11 @@ def suit_labels(suits: int) -> list[str]:
 def cards_text(codes: Iterable[str]) -> str:
     """Card codes as names in the active language, as a list ("Spades 3, Hearts 3")."""
     return list_text(card_name(code) for code in codes)
+
+
+def ranks_text(ranks: int) -> str:
+    """A set of ranks (bit r = rank r, 0 the 3 ... 12 the 2) as a list ("4, 10, Q"): rank
+    symbols are written the same way in both languages."""
+    return list_text(
+        "10" if RANKS[r] == "T" else RANKS[r] for r in range(len(RANKS)) if ranks >> r & 1
+    )

@@ -20,7 +20,7 @@ from rules_engine import card_codes
 from rules_engine import effects as fx
 from rules_engine.effects import Effect
 
-from .labels import cards_text, suits_text
+from .labels import cards_text, ranks_text, suits_text
 
 #: The line kinds (a CSS hook and a test hook): what a line is about.
 LINE_KINDS = ("play", "pass", "effect", "out", "clear", "exchange", "over")
@@ -67,6 +67,7 @@ _CLEAR: dict[str, Promise] = {
     "nobody_left_to_answer": gettext_lazy(
         "Nobody is left to answer: the field clears and %(name)s leads."
     ),
+    "sandstorm": gettext_lazy("Sandstorm: the field clears and %(name)s leads."),
 }
 
 
@@ -181,6 +182,9 @@ def _line(e: Effect, name: Callable[[int], str], kinds: set[str]) -> Line | None
         )
     if kind == fx.ROUND_OVER:
         return Line(_("The round is over."), [], "over")
+    house = _house_line(e, name, kinds)
+    if house is not None:
+        return house
     raise ValueError(f"unknown effect kind {kind!r}")
 
 
@@ -213,3 +217,80 @@ def _gift_line(e: Effect, name: Callable[[int], str]) -> Line:
             % values
         )
     return Line(text, [], "exchange")
+
+
+# -- house rules (RULES.md section 8) ---------------------------------------------------
+
+
+def _house_line(e: Effect, name: Callable[[int], str], kinds: set[str]) -> Line | None:
+    kind = e.kind
+    if kind == fx.SANDSTORM:
+        # The clear that follows says it; alone (the round ended) it is said here.
+        return None if fx.CLEARED in kinds else Line(_("It is a sandstorm."))
+    if kind == fx.REVERSED:
+        if e.on:
+            return Line(_("9-reverse: the turn now goes round the other way."))
+        return Line(_("9-reverse: the turn goes round the usual way again."))
+    if kind == fx.SKIPPED:
+        return Line(_("5-skip: %(name)s's turn is skipped.") % {"name": name(e.seat)}, [], "pass")
+    if kind == fx.OWES:
+        return _owes_line(e, name)
+    if kind == fx.GAVE:
+        values: dict[str, object] = {
+            "giver": name(e.seat),
+            "receiver": name(e.to),
+            "count": e.size,
+        }
+        if e.cards:
+            codes = card_codes(e.cards)
+            values["cards"] = cards_text(codes)
+            return Line(_("7-pass: %(giver)s gave %(cards)s to %(receiver)s.") % values, codes)
+        text = (
+            ngettext(
+                "7-pass: %(giver)s gave %(count)d card to %(receiver)s.",
+                "7-pass: %(giver)s gave %(count)d cards to %(receiver)s.",
+                e.size,
+            )
+            % values
+        )
+        return Line(text)
+    if kind == fx.DISCARDED:
+        codes = card_codes(e.cards)
+        text = _("%(name)s discarded %(cards)s face up.") % {
+            "name": name(e.seat),
+            "cards": cards_text(codes),
+        }
+        return Line(text, codes)
+    if kind == fx.NAMED:
+        text = _("12-bomber: %(name)s named %(ranks)s.") % {
+            "name": name(e.seat),
+            "ranks": ranks_text(e.ranks),
+        }
+        return Line(text)
+    return None
+
+
+def _owes_line(e: Effect, name: Callable[[int], str]) -> Line:
+    values: dict[str, object] = {"name": name(e.seat), "count": e.size}
+    if e.reason == "give":
+        values["receiver"] = name(e.to)
+        text = ngettext(
+            "7-pass: %(name)s chooses %(count)d card to give to %(receiver)s.",
+            "7-pass: %(name)s chooses %(count)d cards to give to %(receiver)s.",
+            e.size,
+        )
+    elif e.reason == "discard":
+        text = ngettext(
+            "10-discard: %(name)s chooses %(count)d card to discard.",
+            "10-discard: %(name)s chooses %(count)d cards to discard.",
+            e.size,
+        )
+    else:
+        text = ngettext(
+            "12-bomber: %(name)s names %(count)d rank; every player discards all their "
+            "cards of it.",
+            "12-bomber: %(name)s names %(count)d ranks; every player discards all their "
+            "cards of them.",
+            e.size,
+        )
+    return Line(text % values)

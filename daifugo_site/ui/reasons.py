@@ -27,6 +27,13 @@ REASON_TEXT: dict[str, str | Promise] = {
     "suit_locked": _("The suits are locked: follow with the same suits until the field clears."),
     "number_locked": _("Number lock: play exactly one rank stronger than the field."),
     "not_stronger": _("Your play must be stronger than the one on the field."),
+    # House-rule choices (RULES.md section 8).
+    "choice_owed": _(
+        "A choice is owed first: give, discard or name before anything else is played."
+    ),
+    "no_choice_owed": _("No choice is owed now."),
+    "not_a_rank": _("That is not a rank: name ranks from 3 to 2 (the joker is not one)."),
+    "rank_repeated": _("Each rank may be named only once."),
     # Not engine reasons: what the site itself refuses.
     "stale": _("The game moved on before your action arrived, so it was not applied."),
     "not_owner": _("Only the browser that started this game can play in it."),

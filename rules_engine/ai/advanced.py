@@ -52,6 +52,7 @@ from ..observation import Observation, round_from_observation
 from ..solver import SolverLimit, hero_place, solve
 from ..state import PLAY, Refusal, Round
 from .base import Budget
+from .choices import SEARCHED_CHOICES, apply_choice, observation_choices, round_choice
 from .intermediate import (
     context_from_observation,
     heuristic_move,
@@ -209,6 +210,10 @@ def playout(r: Round, hero: int, rng: random.Random, how: Rollout = HEURISTIC_RO
     sure = how.sure
     noise = how.noise
     while r.phase == PLAY and r.hands[hero]:
+        if r.pending is not None:
+            # A house-rule choice (RULES.md section 8): every seat makes the heuristic's.
+            r = apply_choice(r, round_choice(r))
+            continue
         if r.to_act == hero and own is not None:
             weights: Weights | None = own
             temperature = how.own_temperature
@@ -413,6 +418,32 @@ class AdvancedPlayer:
         stats.worlds = len(worlds.rounds)
         return candidates[best]
 
+    # -- house-rule choices -----------------------------------------------------------
+
+    def choose_choice(
+        self, obs: Observation, rng: random.Random, budget: Budget | None = None
+    ) -> int:
+        """A house-rule choice (RULES.md section 8) searched like a move: the heuristic's
+        best few candidates (:data:`~rules_engine.ai.choices.SEARCHED_CHOICES`) are each
+        made in sampled worlds and the round played out through the engine."""
+        stats = SearchStats()
+        self.last = stats
+        candidates = observation_choices(obs, SEARCHED_CHOICES)
+        if len(candidates) == 1:
+            return candidates[0]
+        budget = budget if budget is not None else self.budget
+        started = _clock()
+        deadline = started + budget.time_ms / 1000 if budget.time_ms is not None else math.inf
+        max_playouts = budget.playouts if budget.playouts is not None else 1 << 60
+        worlds = self._worlds(obs, rng)
+
+        def step(i: int, j: int) -> Round:
+            return apply_choice(worlds.get(j), candidates[i])
+
+        best = self._bandit(obs, len(candidates), step, rng, deadline, max_playouts, stats)
+        stats.worlds = len(worlds.rounds)
+        return candidates[best]
+
     @staticmethod
     def _precious(card: int) -> bool:
         return bool(card >> JOKER_SHIFT) or bool(card & RANK_MASKS[RANK_2])
@@ -511,6 +542,9 @@ class AdvancedPlayer:
     ) -> Move | None:
         """Exact play when two players are left with few cards: the move
         that forces the better place in the most sampled worlds."""
+        if obs.rules.has_house_rules:
+            # The solver knows plays and passes only; house-rule choices are searched.
+            return None
         active = [s for s in range(obs.players) if obs.counts[s] > 0]
         if len(active) != 2 or sum(obs.counts[s] for s in active) > ENDGAME_CARDS:
             return None

@@ -39,7 +39,7 @@ from ..actions import Action
 from ..cards import count, format_cards
 from ..match import Match
 from ..rules import RuleSet
-from ..state import EXCHANGE, OVER, Refusal
+from ..state import EXCHANGE, NAME_CHOICE, OVER, Refusal, rank_text
 from . import make_player
 from .base import Budget, Player
 
@@ -211,6 +211,18 @@ def play_match(
             if count(cards) != obs.owe:
                 raise ArenaError(f"{seated[seat].name} returned {count(cards)} of {obs.owe}")
             m = _apply(m, Action.give(seat, format_cards(cards)))
+            continue
+        owed = r.owed_choice()
+        if owed is not None:
+            # A house-rule choice (RULES.md section 8).
+            seat = owed[0]
+            obs = m.observe(seat)
+            choice = seated[seat].choose_choice(obs, rngs[seat])
+            if owed[1] == NAME_CHOICE:
+                choice_action = Action.name(seat, rank_text(choice))
+            else:
+                choice_action = Action.choose(seat, format_cards(choice))
+            m = _apply(m, choice_action)
             continue
         seat = r.to_act
         obs = m.observe(seat)

@@ -61,7 +61,10 @@ class Player(Protocol):
     ``choose_move`` is called when ``obs.to_act == obs.seat`` in the play
     phase and returns one of ``obs.legal``. ``choose_return`` is called in
     the exchange phase when ``obs.owe > 0`` and returns a card set of exactly
-    ``obs.owe`` cards from ``obs.hand``.
+    ``obs.owe`` cards from ``obs.hand``. ``choose_choice`` is called when the seat owes
+    a house-rule choice (``obs.owed_choice``, RULES.md section 8) and returns a card set
+    of the size owed from ``obs.hand`` (to give or discard) or a set of ranks to name
+    (bit r: rank r).
     """
 
     name: str
@@ -71,6 +74,10 @@ class Player(Protocol):
     ) -> Move: ...
 
     def choose_return(self, obs: Observation, rng: random.Random) -> int: ...
+
+    def choose_choice(
+        self, obs: Observation, rng: random.Random, budget: Budget | None = None
+    ) -> int: ...
 
 
 # -- card and move helpers ------------------------------------------------------------

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import random
 
-from ..cards import JOKER_SHIFT, REAL_MASK
+from ..cards import JOKER_SHIFT, NUM_RANKS, REAL_MASK
 from ..moves import PASS, SEQUENCE, Move
 from ..observation import Observation
+from ..state import NAME_CHOICE
 from .base import Budget, strength
+from .choices import rank_scores
 
 #: Chance of a random legal play instead of the preferred one.
 MISTAKE_RATE = 0.08
@@ -69,6 +71,24 @@ class BeginnerPlayer:
         if rng.random() < PASS_RATE:
             return PASS
         return min(plays, key=lambda m: _weakness(m, rev))
+
+    def choose_choice(
+        self, obs: Observation, rng: random.Random, budget: Budget | None = None
+    ) -> int:
+        """A house-rule choice: its weakest cards under the order in force (jokers kept),
+        or the ranks that shed its weak cards and take the others' strong ones."""
+        owed = obs.owed_choice
+        if owed is None or owed[0] != obs.seat:
+            raise ValueError("this seat owes no choice")
+        _, kind, k, _ = owed
+        rev = obs.revolution ^ obs.jback
+        if kind == NAME_CHOICE:
+            scores = rank_scores(obs.hand, obs.unseen(), rev)
+            return sum(1 << r for r in sorted(range(NUM_RANKS), key=lambda r: -scores[r])[:k])
+        cards = [1 << i for i in range(52) if obs.hand >> i & 1]
+        cards.sort(key=lambda c: strength((c.bit_length() - 1) >> 2, rev))
+        cards.extend([1 << JOKER_SHIFT] * (obs.hand >> JOKER_SHIFT))
+        return sum(cards[:k])
 
     def choose_return(self, obs: Observation, rng: random.Random) -> int:
         owe = obs.owe

@@ -780,6 +780,16 @@ class IntermediatePlayer:
 
         return observation_move(obs)
 
+    def choose_choice(
+        self, obs: Observation, rng: random.Random, budget: Budget | None = None
+    ) -> int:
+        """A house-rule choice (RULES.md section 8): the cards least worth keeping under
+        the order in force, or the ranks worth most to name
+        (:mod:`~rules_engine.ai.choices`)."""
+        from .choices import observation_choices
+
+        return observation_choices(obs)[0]
+
     def choose_return(self, obs: Observation, rng: random.Random) -> int:
         if self.search is not None and self.uses_policy(obs):
             return self.search.choose_return(obs, rng)

@@ -110,6 +110,32 @@ TRANSITIONS: dict[tuple[str, int], Table] = {
         (0.0408, 0.0938, 0.1527, 0.1928, 0.2363, 0.2835),
         (0.0478, 0.1168, 0.1978, 0.2388, 0.2210, 0.1777),
     ),
+    ("house", 3): (
+        (0.3850, 0.0253, 0.5897),
+        (0.2930, 0.4968, 0.2102),
+        (0.3220, 0.4778, 0.2002),
+    ),
+    ("house", 4): (
+        (0.3320, 0.0008, 0.0400, 0.6272),
+        (0.2678, 0.3153, 0.2727, 0.1442),
+        (0.1743, 0.3427, 0.3633, 0.1197),
+        (0.2258, 0.3412, 0.3240, 0.1090),
+    ),
+    ("house", 5): (
+        (0.3257, 0.0000, 0.0008, 0.0350, 0.6385),
+        (0.2283, 0.2682, 0.2030, 0.1915, 0.1090),
+        (0.1453, 0.2490, 0.2525, 0.2595, 0.0937),
+        (0.1282, 0.2398, 0.2787, 0.2683, 0.0850),
+        (0.1725, 0.2430, 0.2650, 0.2457, 0.0738),
+    ),
+    ("house", 6): (
+        (0.2787, 0.0000, 0.0000, 0.0007, 0.0355, 0.6852),
+        (0.2035, 0.2325, 0.1892, 0.1475, 0.1540, 0.0733),
+        (0.1315, 0.1943, 0.1942, 0.2092, 0.2090, 0.0618),
+        (0.1338, 0.2065, 0.2015, 0.2045, 0.1953, 0.0583),
+        (0.1105, 0.1797, 0.2083, 0.2212, 0.2202, 0.0602),
+        (0.1420, 0.1870, 0.2068, 0.2170, 0.1860, 0.0612),
+    ),
     ("uecda", 5): (
         (0.4740, 0.2557, 0.1338, 0.0848, 0.0517),
         (0.2618, 0.2680, 0.2025, 0.1533, 0.1143),
@@ -157,7 +183,7 @@ def measure(preset: str, players: int, matches: int, seed: int | str = 1) -> Tab
     from ..actions import Action
     from ..cards import format_cards
     from ..match import Match
-    from ..state import EXCHANGE, OVER, Refusal
+    from ..state import EXCHANGE, NAME_CHOICE, OVER, Refusal, rank_text
     from .intermediate import IntermediatePlayer
 
     rules = RuleSet.preset(preset)
@@ -177,6 +203,14 @@ def measure(preset: str, players: int, matches: int, seed: int | str = 1) -> Tab
                 seat = next(s for s in range(players) if r.owed[s])
                 cards = player.choose_return(m.observe(seat), rng)
                 action = Action.give(seat, format_cards(cards))
+            elif (owed := r.owed_choice()) is not None:
+                # A house-rule choice (RULES.md section 8).
+                choice = player.choose_choice(m.observe(owed[0]), rng)
+                action = (
+                    Action.name(owed[0], rank_text(choice))
+                    if owed[1] == NAME_CHOICE
+                    else Action.choose(owed[0], format_cards(choice))
+                )
             else:
                 move = player.choose_move(m.observe(r.to_act), rng)
                 action = (

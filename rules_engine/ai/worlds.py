@@ -194,7 +194,9 @@ class WorldSampler:
             self.gifts = self._gifts()
         self.events: list[_Event] = []
         self.trace_ok = False
-        if weighting and obs.history:
+        # The trace replays plays and passes alone; with house rules (gifts, discards,
+        # skips, a reversed direction) it could not follow the round, so it is left out.
+        if weighting and obs.history and not obs.rules.has_house_rules:
             self._trace()
 
     # -- drawing -------------------------------------------------------------------

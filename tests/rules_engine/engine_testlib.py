@@ -19,7 +19,7 @@ from rules_engine import Action, Match, Move, Refusal, Round, RuleSet, observe
 from rules_engine.cards import REAL_MASK, format_cards, parse_cards
 from rules_engine.effects import Effect
 from rules_engine.rules import ENGINE_PRESET_NAMES
-from rules_engine.state import ROUND_FIELDS
+from rules_engine.state import NAME_CHOICE, ROUND_FIELDS, rank_text
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED_SCENARIOS = REPO.parent / "shared" / "scenarios"
@@ -120,12 +120,32 @@ def random_playout(r: Round, rng: random.Random, limit: int = 2000) -> Iterator[
             seat = next(s for s in range(r.n) if r.owed[s])
             cards = random_subset(rng, r.hands[seat], r.owed[seat])
             out = r.give(seat, cards)
+        elif r.pending is not None:
+            out = random_choice(r, rng)
         else:
             out = r.apply(rng.choice(r.legal_moves()))
         assert not isinstance(out, Refusal), out
         r = out
         yield r
     raise AssertionError(f"round not over after {limit} actions")
+
+
+def random_choice(r: Round, rng: random.Random) -> Round | Refusal:
+    """A random legal house-rule choice (RULES.md section 8) applied to ``r``."""
+    owed = r.owed_choice()
+    assert owed is not None
+    choice = rng.choice(r.legal_choices())
+    return r.name(owed[0], choice) if owed[1] == NAME_CHOICE else r.choose(owed[0], choice)
+
+
+def choice_action(r: Round, rng: random.Random) -> Action:
+    """The log entry for a random legal house-rule choice."""
+    owed = r.owed_choice()
+    assert owed is not None
+    choice = rng.choice(r.legal_choices())
+    if owed[1] == NAME_CHOICE:
+        return Action.name(owed[0], rank_text(choice))
+    return Action.choose(owed[0], format_cards(choice))
 
 
 def random_subset(rng: random.Random, cards: int, k: int) -> int:
@@ -150,6 +170,8 @@ def random_action(m: Match, rng: random.Random) -> Action:
     if r.phase_name == "exchange":
         seat = rng.choice([s for s in range(r.n) if r.owed[s]])
         return Action.give(seat, format_cards(random_subset(rng, r.hands[seat], r.owed[seat])))
+    if r.pending is not None:
+        return choice_action(r, rng)
     return move_action(r.to_act, rng.choice(r.legal_moves()))
 
 
@@ -217,8 +239,14 @@ OBSERVATION_FIELDS = {
     "result",
     "legal",
     "first_leader",
+    # House rules (RULES.md section 8): public, but for a 7渡し gift's cards (choices).
+    "direction",
+    "owed_choice",
+    "pending",
+    "discarded",
+    "choices",
 }
-CARD_SET_FIELDS = {"hand", "gave", "got"}
+CARD_SET_FIELDS = {"hand", "gave", "got", "discarded"}
 
 
 def cards_in(value):
@@ -241,6 +269,9 @@ def mentioned_cards(obs):
         value = getattr(obs, f.name)
         if f.name in CARD_SET_FIELDS:
             total |= value & REAL_MASK
+        elif f.name == "choices":
+            for entry in value:
+                total |= entry[3] & REAL_MASK
         else:
             for cards in cards_in(value):
                 total |= cards & REAL_MASK
@@ -260,13 +291,19 @@ def check_observation(r, seat, as_json=True):
     assert obs.hand == r.hands[seat]
     assert obs.counts == r.counts()
     assert obs.phase == r.phase_name
-    # the cards it may know: its own hand, public plays, its own exchange
-    allowed = (obs.hand | obs.gave | obs.got) & REAL_MASK | public_cards(r)
+    # the cards it may know: its own hand, public plays and discards, its own exchange,
+    # the 7渡し gifts it gave or got
+    own_gifts = 0
+    for kind, giver, to, cards, _ranks, _size in r.choices:
+        if kind == 0 and seat in (giver, to):
+            own_gifts |= cards & REAL_MASK
+    known = (obs.gave | obs.got) & REAL_MASK | own_gifts
+    allowed = obs.hand & REAL_MASK | known | public_cards(r) | r.discarded & REAL_MASK
     seen = mentioned_cards(obs)
     assert seen & ~allowed == 0
     for other in range(r.n):
         if other != seat:
-            leaked = r.hands[other] & REAL_MASK & seen & ~((obs.gave | obs.got) & REAL_MASK)
+            leaked = r.hands[other] & REAL_MASK & seen & ~known
             assert leaked == 0, f"seat {seat} sees cards of seat {other}"
     assert seen & r.facedown & REAL_MASK == 0
     # an exchange between two other seats stays between them

@@ -28,6 +28,7 @@ MODULES = [
     "rules_engine.ai.worlds",
     "rules_engine.ai.advanced",
     "rules_engine.ai.arena",
+    "rules_engine.ai.choices",
     "uecda.protocol",
     "uecda.records",
     "uecda.tournament",

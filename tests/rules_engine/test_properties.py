@@ -13,6 +13,7 @@ from engine_testlib import (
     ALL_PRESETS,
     check_observation,
     property_settings,
+    random_choice,
     random_match,
     same_match,
     snapshot,
@@ -23,6 +24,7 @@ from hypothesis import strategies as st
 from rules_engine import REASONS, Action, Match, Refusal, Round, RuleSet
 from rules_engine.cards import JOKER_UNIT, REAL_MASK, count, format_cards, full_deck
 from rules_engine.rules import FORBIDDEN_FINISH_ENTRIES
+from rules_engine.state import NAME_CHOICE, rank_text
 
 OPTIONS = {
     "jokers": st.sampled_from([0, 1, 2]),
@@ -50,6 +52,13 @@ OPTIONS = {
     # 3+: with 1 or 2 cards the last place can give its whole hand away, see
     # test_exchange.py::test_a_seat_emptied_by_its_gift_plays_on_with_the_cards_returned
     "hand_size": st.one_of(st.none(), st.integers(3, 26)),
+    # House rules (RULES.md section 8).
+    "seven_pass": st.sampled_from(["off", "groups", "any"]),
+    "ten_discard": st.sampled_from(["off", "groups", "any"]),
+    "twelve_bomber": st.sampled_from(["off", "groups", "any"]),
+    "five_skip": st.sampled_from(["off", "groups", "any"]),
+    "nine_reverse": st.sampled_from(["off", "groups", "any"]),
+    "sandstorm": st.booleans(),
 }
 
 
@@ -99,12 +108,20 @@ def test_cards_are_conserved(game):
             if i:
                 before = rnd[i - 1].round
                 actor = m.log[-1].seat
+                # a 7渡し gift made by this action, and its receiver
+                gift = r.choices[-1] if len(r.choices) > len(before.choices) else None
                 for s in range(r.n):
-                    if before.hands[s] and not r.hands[s] and s != actor:
-                        # miyako-ochi: a hand discarded face down
-                        assert s in r.penalised
-                        discarded += before.hands[s]
-            parts = [*r.hands, r.facedown, discarded] + [mv.cards for _, mv in r.actions()]
+                    if s in r.penalised and s not in before.penalised and s != actor:
+                        # miyako-ochi: a hand discarded face down (what a bomber left,
+                        # with the gift it just got)
+                        discarded += before.hands[s] & ~(r.discarded & REAL_MASK)
+                        if gift is not None and gift[0] == 0 and gift[2] == s:
+                            discarded += gift[3]
+                    elif before.hands[s] and not r.hands[s] and s != actor:
+                        # emptied by a bomber (12ボンバー): discarded face up
+                        assert before.hands[s] & ~r.discarded == 0
+            parts = [*r.hands, r.facedown, discarded, r.discarded]
+            parts += [mv.cards for _, mv in r.actions()]
             seen_real = 0
             for part in parts:
                 assert part & REAL_MASK & seen_real == 0, "a card is in two places"
@@ -130,6 +147,11 @@ def test_a_round_always_ends_within_a_bound(game, pass_rate):
     bound = dealt * players
     actions = 0
     while not r.over:
+        if r.pending is not None:
+            # a house-rule choice: not a play or a pass, and it never adds cards
+            r = random_choice(r, rng)
+            assert not isinstance(r, Refusal)
+            continue
         moves = r.legal_moves()
         assert moves, "the player to act has no legal move"
         plays = [m for m in moves if not m.is_pass]
@@ -161,6 +183,9 @@ def test_every_listed_legal_move_applies_and_is_listed_once(game):
         if r.phase_name != "play":
             assert moves == []
             continue
+        if r.pending is not None:
+            check_choices(r)
+            continue
         assert moves
         assert ("pass" in strings) is (r.top is not None or r.rules.leader_may_pass)
         for mv, text in zip(moves, strings, strict=True):
@@ -170,6 +195,35 @@ def test_every_listed_legal_move_applies_and_is_listed_once(game):
             again = r.apply(cards, form=form or None)
             assert again == out, text
             assert again.actions()[-1] == (r.to_act, mv)
+
+
+def check_choices(r):
+    """While a choice is owed no move is legal, every listed choice applies, each once,
+    and a choice of another size, by another seat or of the other kind is refused."""
+    assert r.legal_moves() == []
+    owed = r.owed_choice()
+    seat, kind, k, _ = owed
+    choices = r.legal_choices()
+    assert len(set(choices)) == len(choices) and choices
+    name = kind == NAME_CHOICE
+    before = snapshot(r)
+    for choice in choices[:40]:
+        out = r.name(seat, choice) if name else r.choose(seat, choice)
+        assert not isinstance(out, Refusal), (format_cards(choice), out)
+        again = r.name(None, rank_text(choice)) if name else r.choose(None, format_cards(choice))
+        assert again == out
+        other = (seat + 1) % r.n
+        wrong = r.name(other, choice) if name else r.choose(other, choice)
+        assert wrong.reason == "not_your_turn"
+        kind_wrong = r.choose(seat, 0) if name else r.name(seat, choice & 0x1FFF)
+        assert kind_wrong.reason == "no_choice_owed"
+    if not name:
+        hand_units = units(r.hands[seat])
+        for size in range(len(hand_units) + 1):
+            if size != k:
+                assert r.choose(seat, sum(hand_units[:size])).reason == "wrong_count"
+    assert r.apply("pass").reason == "choice_owed"
+    assert snapshot(r) == before
 
 
 # -- everything else is refused, and a refusal changes nothing -------------------------------------
@@ -228,7 +282,9 @@ def test_a_card_set_not_in_the_legal_list_is_refused_and_changes_nothing(game):
             cards = sum(rng.sample(deck_units, rng.randint(1, 4)))
             out = r.apply(format_cards(cards))
             if cards & ~hand & REAL_MASK or (cards >> 52) > (hand >> 52):
-                assert isinstance(out, Refusal) and out.reason == "not_in_hand"
+                # (while a house-rule choice is owed, any play is choice_owed first)
+                want = "choice_owed" if r.pending is not None else "not_in_hand"
+                assert isinstance(out, Refusal) and out.reason == want
 
 
 @property_settings(25)

@@ -263,7 +263,7 @@ def test_bad_rules_json_is_refused(data):
 
 def test_unknown_preset_is_refused():
     with pytest.raises(RulesError, match="unknown preset"):
-        RuleSet.preset("house")
+        RuleSet.preset("local")
 
 
 def test_rules_error_is_a_value_error():

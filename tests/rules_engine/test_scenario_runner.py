@@ -84,7 +84,7 @@ def test_a_file_may_hold_a_list_and_folders_are_searched(tmp_path, capsys):
         (scenario(steps=[{"play": "S8", "colour": "red"}]), "unknown key"),
         (scenario(steps=[{"expect": {"colour": "red"}}]), "unknown expect key"),
         (scenario(rules={"preset": "standard", "colour": "red"}), "unknown option"),
-        (scenario(rules={"preset": "house"}), "unknown preset"),
+        (scenario(rules={"preset": "local"}), "unknown preset"),
         (scenario(hands=["S8 H4", "D9 C5", "HK", "C6 X6"]), "unknown card"),
         (scenario(steps=[{"play": "S1"}]), "unknown card"),
         (scenario(steps=[{"legal": ["S8", "Z4"]}]), "unknown card"),

@@ -54,6 +54,14 @@ CASES: dict[str, tuple[list[Effect], str | None]] = {
     fx.GIFT: ([Effect(fx.GIFT, 3, to=0, cards=parse_cards("S2 JK"), size=2, on=True)], None),
     fx.EXCHANGE_OVER: ([Effect(fx.EXCHANGE_OVER, 3)], "exchange"),
     fx.ROUND_OVER: ([Effect(fx.ROUND_OVER)], None),
+    # House rules (RULES.md section 8); their glossary entries come with the rules pages.
+    fx.OWES: ([Effect(fx.OWES, 0, to=1, size=2, reason="give")], None),
+    fx.GAVE: ([Effect(fx.GAVE, 0, to=1, cards=parse_cards("S4 H6"), size=2)], None),
+    fx.DISCARDED: ([Effect(fx.DISCARDED, 2, cards=parse_cards("S4 HT"), size=2)], None),
+    fx.NAMED: ([Effect(fx.NAMED, 3, ranks=0b10000100, size=2)], None),
+    fx.SKIPPED: ([Effect(fx.SKIPPED, 1)], None),
+    fx.REVERSED: ([Effect(fx.REVERSED, 0, on=True)], None),
+    fx.SANDSTORM: ([Effect(fx.PLAYED, 0, move("S3 H3 D3")), Effect(fx.SANDSTORM, 0)], None),
 }
 
 # Variants of the kinds that have several sentences.
@@ -67,6 +75,11 @@ VARIANTS: list[tuple[Effect, str | None]] = [
     (Effect(fx.GIFT, 0, to=3, cards=parse_cards("S4 H5"), size=2), None),
     (Effect(fx.GIFT, 0, to=3, size=2, on=True), None),
     (Effect(fx.GIFT, 0, to=3, size=1), None),
+    (Effect(fx.CLEARED, 0, reason="sandstorm"), None),
+    (Effect(fx.OWES, 1, size=1, reason="discard"), None),
+    (Effect(fx.OWES, 1, size=3, reason="name"), None),
+    (Effect(fx.GAVE, 0, to=3, size=2), None),
+    (Effect(fx.REVERSED, 0, on=False), None),
 ] + [
     (Effect(fx.PENALISED, 1, place=3, reason=entry), "illegal-finish")
     for entry in FORBIDDEN_FINISH_ENTRIES
@@ -109,7 +122,7 @@ def test_every_effect_kind_is_narrated(kind: str, language: str) -> None:
     # the seats the effect names appear in its sentence (a cut follows the play's own
     # line, which names the player)
     e = effects[-1]
-    if kind not in (fx.EIGHT_CUT, fx.SPADE3_RETURN):
+    if kind not in (fx.EIGHT_CUT, fx.SPADE3_RETURN, fx.SANDSTORM, fx.REVERSED):
         for seat in (e.seat, e.to):
             if seat >= 0:
                 assert NAMES[seat] in text
@@ -185,3 +198,30 @@ def test_nobody_left_to_answer_is_never_called_an_eight_cut(language: str) -> No
     eight_cut = glossary_term("eight-cut", language)
     assert not any(eight_cut in t for t in texts), texts
     assert "丁" in texts[-1] and glossary_term("clear", language) in texts[-1]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_house_rule_sentences_use_the_players_terms(language: str) -> None:
+    """7渡し, 10捨て, 12ボンバー, 5スキップ, 9リバース and 砂嵐 as Japanese players say them;
+    the Chinese renderings one each; a hidden gift says how many cards, never which."""
+    effects = [
+        Effect(fx.OWES, 0, to=1, size=2, reason="give"),
+        Effect(fx.OWES, 0, size=1, reason="discard"),
+        Effect(fx.NAMED, 0, ranks=0b10000100, size=2),
+        Effect(fx.SKIPPED, 1),
+        Effect(fx.REVERSED, 0, on=True),
+        Effect(fx.CLEARED, 0, reason="sandstorm"),
+        Effect(fx.GAVE, 2, to=3, size=2),
+    ]
+    terms = {
+        "ja": ["7渡し", "10捨て", "12ボンバー", "5スキップ", "9リバース", "砂嵐", "7渡し"],
+        "zh-hans": ["七传", "十弃", "十二炸弹", "五跳", "九转向", "沙尘暴", "七传"],
+    }[language]
+    with translation.override(language):
+        lines = narrate(effects, name)
+    assert len(lines) == len(effects)
+    for line, term in zip(lines, terms, strict=True):
+        assert term in line.text, (term, line.text)
+        assert_natural(line.text, language)
+    assert "5" in lines[2].text and "10" in lines[2].text  # the ranks named
+    assert "2" in lines[-1].text and lines[-1].cards == []
