@@ -179,12 +179,12 @@ DURATION_LABELS = {
 def site_statistics(request: HttpRequest) -> HttpResponse:
     """Public aggregates as bar charts (SVG drawn server-side, each figure also written
     out in the table, so the charts need no script and read aloud as numbers)."""
-    from daifugo_site.play.forms import PRESET_LABELS
+    from daifugo_site.ui.labels import preset_label
 
     rows = sitestats.aggregates()
     top = max([r["moves"] for r in rows] + [1])
     for r in rows:
-        r["label"] = PRESET_LABELS.get(r["preset"], r["preset"])
+        r["label"] = preset_label(r["preset"])
         r["moves_width"] = round(200 * r["moves"] / top)
         r["leader_width"] = 2 * r["leader_rate"]
         r["revolution_width"] = 2 * r["revolution_rate"]

@@ -12,6 +12,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext, pgettext_lazy
 
+from daifugo_site.ui.labels import preset_label, preset_label_lazy
 from rules_engine import PRESET_PLAYERS, RulesError, RuleSet
 from rules_engine.rules import (
     EIGHT_CUT_VALUES,
@@ -26,10 +27,12 @@ from .services import LEVELS
 PRESET_DEFAULT = ""
 TABLES = ("4", "3", "5", "6", "1v1")
 
+# The names come from ui.labels.preset_label, like everywhere else; the set-up list says
+# what "basic" means.
 PRESET_LABELS = {
-    "standard": pgettext_lazy("preset", "Standard"),
-    "party": pgettext_lazy("preset", "Party"),
-    "classic": pgettext_lazy("preset", "Classic"),
+    "standard": preset_label_lazy("standard"),
+    "party": preset_label_lazy("party"),
+    "classic": preset_label_lazy("classic"),
     "basic": pgettext_lazy("preset", "Basic (no local rules)"),
 }
 TABLE_LABELS = {
@@ -184,7 +187,7 @@ class NewGameForm(forms.Form):
             allowed = separator.join(str(n) for n in sorted(PRESET_PLAYERS[preset]) if n >= 3)
             raise forms.ValidationError(
                 _("The %(preset)s preset is for tables of %(allowed)s players.")
-                % {"preset": PRESET_LABELS[preset], "allowed": allowed},
+                % {"preset": preset_label(preset), "allowed": allowed},
                 code="table",
             )
         overrides: dict[str, Any] = {}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.utils.functional import lazy
 from django.utils.translation import pgettext
 
 from .templatetags.cards import _suit_name, card_name
@@ -26,6 +27,22 @@ def title_label(title: str | None) -> str:
         "winner": pgettext("title", "Winner"),
         "loser": pgettext("title", "Loser"),
     }.get(title or "", "")
+
+
+def preset_label(name: str | None) -> str:
+    """A rules preset's name ("standard", "party" ...) in the active language: the one name
+    every page uses (set-up forms, room rules, profile, statistics, rules pages). An unknown
+    name is shown as it is."""
+    return {
+        "standard": pgettext("preset", "Standard"),
+        "party": pgettext("preset", "Party"),
+        "classic": pgettext("preset", "Classic"),
+        "basic": pgettext("preset", "Basic"),
+    }.get(name or "", name or "")
+
+
+#: For choices built at import time: translated when shown.
+preset_label_lazy = lazy(preset_label, str)
 
 
 def suit_label(suit: int) -> str:

@@ -71,9 +71,9 @@ def test_the_one_on_one_table_deals_thirteen_cards_and_plays_one_round(
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"table": "3", "preset": "standard"}, "“standard”预设适用于 4 人的牌桌。"),
-        ({"table": "6", "preset": "party"}, "“party”预设适用于 3、4 人的牌桌。"),
-        ({"table": "1v1", "preset": "party"}, "一对一只能使用 standard 预设。"),
+        ({"table": "3", "preset": "standard"}, "“标准”预设适用于 4 人的牌桌。"),
+        ({"table": "6", "preset": "party"}, "“派对”预设适用于 3、4 人的牌桌。"),
+        ({"table": "1v1", "preset": "party"}, "一对一只能使用“标准”预设。"),
     ],
 )
 def test_a_table_the_preset_is_not_for_is_refused_clearly(
