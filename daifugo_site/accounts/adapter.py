@@ -9,6 +9,7 @@ from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext
 
 
 class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]
@@ -26,6 +27,10 @@ class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]
                     profile.language = language
                     profile.save(update_fields=["language"])
         return saved
+
+    def format_email_subject(self, subject: str) -> str:
+        # allauth prefixes the host ("[127.0.0.1:8420] "): the site's name instead.
+        return f"[{gettext('Daifugō Club')}] {subject}"
 
     def get_login_redirect_url(self, request: Any) -> str:
         from .signals import profile_for

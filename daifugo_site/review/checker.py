@@ -21,7 +21,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from daifugo_site.ui.labels import cards_text, suit_labels
+from daifugo_site.ui.labels import cards_text, suits_text
 from daifugo_site.ui.narrator import Line, narrate
 from daifugo_site.ui.reasons import reason_text
 from rules_engine import PRESET_NAMES, CardError, Refusal, Round, RulesError, RuleSet, card_codes
@@ -276,9 +276,7 @@ def _table(result: Result, r: Round) -> None:
     if r.jback:
         result.indicators.append(_("11-back: reversed until the field clears"))
     if r.lock:
-        result.indicators.append(
-            _("Suit lock: %(suits)s") % {"suits": ", ".join(suit_labels(r.lock))}
-        )
+        result.indicators.append(_("Suit lock: %(suits)s") % {"suits": suits_text(r.lock)})
     if r.nlock:
         result.indicators.append(_("Number lock: one rank stronger each play"))
     if r.over:

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from daifugo_site.play.presenter import seat_name
-from daifugo_site.ui.labels import cards_text, suit_labels, title_label
+from daifugo_site.ui.labels import cards_text, suits_text, title_label
 from daifugo_site.ui.narrator import Line, narrate
 from rules_engine import (
     Action,
@@ -112,9 +112,7 @@ def _position(game: Any, obs: Observation, round_no: int) -> Position:
     if obs.jback:
         indicators.append(("jback", _("11-back: reversed until the field clears")))
     if obs.lock:
-        indicators.append(
-            ("lock", _("Suit lock: %(suits)s") % {"suits": ", ".join(suit_labels(obs.lock))})
-        )
+        indicators.append(("lock", _("Suit lock: %(suits)s") % {"suits": suits_text(obs.lock)}))
     if obs.number_lock:
         indicators.append(("number-lock", _("Number lock: one rank stronger each play")))
     return Position(
