@@ -17,8 +17,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from daifugo_site.play.presenter import seat_name
-from daifugo_site.ui.labels import cards_text, suits_text, title_label
+from daifugo_site.ui.labels import and_text, cards_text, suits_text, title_label
 from daifugo_site.ui.narrator import Line, narrate
+from daifugo_site.ui.templatetags.cards import card_name
 from rules_engine import (
     Action,
     Match,
@@ -154,7 +155,8 @@ def place_text(place: int, players: int) -> str:
 def _unit_sentence(unit: str, taken: str, give: bool) -> str:
     """A group or sequence of the hand broken up by the move (or the return)."""
     codes = move_codes(unit)
-    args = {"cards": cards_text(codes), "played": cards_text(move_codes(taken))}
+    # The unit is named as a whole ("the pair ♥6 and ♣6"), what was played as a list.
+    args = {"cards": and_text(card_name(c) for c in codes), "played": cards_text(move_codes(taken))}
     ranks = {code[1:] for code in codes}
     if len(ranks) > 1:
         if give:

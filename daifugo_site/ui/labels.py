@@ -55,6 +55,15 @@ def list_text(items: Iterable[str]) -> str:
     return pgettext("list separator", ", ").join(items)
 
 
+def and_text(items: Iterable[str]) -> str:
+    """Items as "A, B and C" the active language's way ("A、B和C" / "A、BとC"): for a group
+    named as a whole ("the pair A and B")."""
+    items = list(items)
+    if len(items) < 2:
+        return "".join(items)
+    return pgettext("list, before the last item", " and ").join([list_text(items[:-1]), items[-1]])
+
+
 def suits_text(suits: int) -> str:
     """A suit set (bit i = suit i) as names: "Spades, Hearts"."""
     return list_text(suit_label(s) for s in range(4) if suits >> s & 1)

@@ -7,7 +7,6 @@ import pytest
 from django.utils import translation
 
 from daifugo_site.review import analysis, presenter
-from daifugo_site.ui.labels import cards_text
 from rules_engine import Move, Observation, Round, RuleSet, observe
 
 from .conftest import PLANTED_INDEX, PLANTED_SEED, scripted_actions
@@ -46,7 +45,7 @@ def test_broke_a_pair_is_found_and_told() -> None:
     zh, ja = said(fact, "zh-hans"), said(fact, "ja")
     assert "对子" in zh and "ペア" in ja
     with translation.override("ja"):
-        assert cards_text(["S9", "H9"]) in ja
+        assert "スペードの9とハートの9のペア" in ja
     assert "ペア" in said({**fact, "cards": "S9 H9", "played": "S9"}, "ja", give=True)
     assert "三条" in said({**fact, "cards": "S9 H9 D9"}, "zh-hans")
     assert "階段" in said({**fact, "cards": "S3 S4 S5"}, "ja")
@@ -156,3 +155,15 @@ def test_a_hint_says_when_no_one_can_beat_its_suggestion_or_it_cuts() -> None:
             _suggestion, cut_reasons = presenter.hint_sentences(cut)
         assert len(reasons) == 2 and word in reasons[1]
         assert cut_word in cut_reasons[1]
+
+
+def test_a_broken_pair_reads_naturally_in_japanese() -> None:
+    """Issue 38, item 9: it read 「ペアハートの6、クラブの6を崩して」; the cards name the pair
+    ("A and B"), then what was made of them."""
+    fact = {"kind": "broke", "cards": "H6 C6", "played": "H6"}
+    assert said(fact, "ja") == "ハートの6とクラブの6のペアを崩して、ハートの6だけを出しました。"
+    assert said({**fact, "cards": "H4 H5 H6"}, "ja").startswith(
+        "ハートの4、ハートの5とハートの6の階段を崩して"
+    )
+    zh = said(fact, "zh-hans")
+    assert "和" in zh and "、" not in zh, zh
