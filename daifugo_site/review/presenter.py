@@ -206,6 +206,11 @@ def fact_sentence(fact: dict[str, Any], give: bool = False) -> str | None:
             "You spent %(cards)s, among the strongest cards, with %(n)d cards still in your hand.",
             fact["left"],
         ) % {"cards": move_label(fact["cards"]), "n": fact["left"]}
+    if kind == "stuck":
+        return _(
+            "After this play you would have only %(cards)s left, and going out with it is an "
+            "illegal finish under these rules."
+        ) % {"cards": move_label(fact["cards"])}
     if kind == "penalised":
         return _(
             "Going out with %(cards)s is an illegal finish: it puts you in the last place."

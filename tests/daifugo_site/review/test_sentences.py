@@ -167,3 +167,27 @@ def test_a_broken_pair_reads_naturally_in_japanese() -> None:
     )
     zh = said(fact, "zh-hans")
     assert "和" in zh and "、" not in zh, zh
+
+
+def test_being_left_to_finish_on_a_2_is_the_reason_given() -> None:
+    """Issue 38, item 15: holding ♥A ♣2 under standard, leading ♥A leaves ♣2 to go out
+    with, which standard forbids. The sentence must say that, not "no one can beat ♣2"."""
+    rules = RuleSet.preset("standard", jokers=0)
+    r = Round.start(rules, ["HA C2", "S5 S6 S7", "D5 D6 D7", "C5 C6 C7"], leader=0)
+    obs = observe(r, 0)
+    found = analysis.facts(obs, _move(obs, "HA"), _move(obs, "C2"), None, list(r.hands))
+    assert {"kind": "stuck", "cards": "C2"} in found
+    assert "unbeatable" not in kinds(found)
+    fact = next(f for f in found if f["kind"] == "stuck")
+    with translation.override("ja"):
+        from daifugo_site.ui.labels import cards_text
+
+        two = cards_text(["C2"])
+    ja = said(fact, "ja")
+    assert two in ja and "反則上がり" in ja
+    assert "违规出完" in said(fact, "zh-hans")
+    # Where the 2 may finish (basic: no illegal finish), nothing is said of it.
+    basic = Round.start(RuleSet.preset("basic", jokers=0), ["HA C2", "S5", "D5", "C5"], leader=0)
+    obs = observe(basic, 0)
+    found = analysis.facts(obs, _move(obs, "HA"), _move(obs, "C2"), None, list(basic.hands))
+    assert "stuck" not in kinds(found)
