@@ -224,7 +224,17 @@ def preset_values_json() -> dict[str, dict[str, str]]:
         rules = RuleSet.preset(name)
         out[name] = {opt: to_form_value(getattr(rules, opt)) for opt in OPTION_VALUES}
         out[name]["forbidden_finish"] = " ".join(rules.forbidden_finish)
+        # The tables this preset is played at (clean() refuses the others): the page
+        # offers only these with it, so the refusal is rarely seen.
+        out[name]["tables"] = " ".join(t for t in TABLES if table_allowed(t, name))
     return out
+
+
+def table_allowed(table: str, preset: str) -> bool:
+    """Whether ``preset`` is played at ``table`` (a TABLES value), as clean() judges it."""
+    if table == "1v1":
+        return preset == "standard"
+    return int(table) in PRESET_PLAYERS[preset]
 
 
 __all__ = ["NewGameForm", "PARTY_FORBIDDEN_FINISH", "preset_values_json"]

@@ -58,3 +58,29 @@ def test_mouse_then_enter_plays_and_play_again_starts_a_new_game(
     )
     expect(page.locator('[data-testid="hand"] button[data-card]').first).to_be_visible()
     assert page_problems(page) == []
+
+
+@pytest.mark.parametrize(
+    ("lang", "locale", "said"), [("ja", "ja-JP", "プリセット"), ("zh-hans", "zh-CN", "预设")]
+)
+def test_the_set_up_form_offers_only_what_the_preset_allows(
+    daphne_server: DaphneServer, new_page: Any, lang: str, locale: str, said: str
+) -> None:
+    """Item 7: a table the preset is not played at used to be refused only on submit."""
+    page = new_page(locale=locale)
+    page.goto(f"{daphne_server.url}/{lang}/play/")
+    table, preset = page.locator('select[name="table"]'), page.locator('select[name="preset"]')
+    note = page.locator("[data-table-note]")
+    expect(preset).to_have_value("standard")
+    table.select_option("6")  # standard is for 4 (or one on one): the preset moves
+    expect(preset).to_have_value("classic")
+    expect(note).to_contain_text(said)
+    preset.select_option("standard")  # and back: the table moves to one standard is for
+    expect(table).to_have_value("4")
+    preset.select_option("party")
+    expect(table).to_have_value("4")
+    table.select_option("1v1")
+    expect(preset).to_have_value("standard")
+    page.locator('[data-action="start"]').click()
+    page.wait_for_url(re.compile(r"/play/[^/]+/$"))
+    assert page_problems(page) == []
