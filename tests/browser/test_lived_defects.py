@@ -84,3 +84,40 @@ def test_the_set_up_form_offers_only_what_the_preset_allows(
     page.locator('[data-action="start"]').click()
     page.wait_for_url(re.compile(r"/play/[^/]+/$"))
     assert page_problems(page) == []
+
+
+ROOM_FORM_LINK = "[data-testid=room-link]"
+
+
+def create_room(page: Any, base: str, lang: str) -> str:
+    """A friends' room made from the play page, as its creator does; its URL."""
+    page.goto(f"{base}/{lang}/play/")
+    page.locator('[data-action="create-room"]').click()
+    page.wait_for_url(re.compile(r"/play/room/[^/]+/$"))
+    return str(page.url)
+
+
+@pytest.mark.parametrize(("lang", "locale"), [("ja", "ja-JP"), ("zh-hans", "zh-CN")])
+def test_the_room_link_fits_a_phone_and_a_visitor_s_form_goes_at_the_start(
+    daphne_server: DaphneServer, new_page: Any, lang: str, locale: str
+) -> None:
+    """Item 6: a room link without a hyphen made the page 513 px wide at 390. Item 11: a
+    visitor who loaded the room before its start kept the nickname/seat form after it."""
+    creator = new_page(locale=locale)
+    room_url = create_room(creator, daphne_server.url, lang)
+    visitor = new_page(locale=locale, viewport={"width": 390, "height": 844}, is_mobile=True)
+    visitor.goto(room_url)
+    link = visitor.locator(ROOM_FORM_LINK)
+    expect(link).to_be_visible()
+    # The worst case: the same length with no hyphen to break at.
+    link.evaluate("(a) => { a.textContent = a.textContent.replace(/-/g, 'x') + 'x'.repeat(12); }")
+    width = visitor.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"page {width} px wide at 390"
+    expect(visitor.locator("#room-take")).to_be_visible()
+    creator.locator('[data-action="fill-and-start"]').click()
+    creator.wait_for_url(re.compile(r"/play/[^/]+/$"))
+    expect(visitor.locator('[data-testid="spectator"]')).to_be_visible(timeout=10_000)
+    expect(visitor.locator("#room-take")).to_have_count(0)
+    expect(visitor.locator("#room-name")).to_have_count(0)
+    for page in (creator, visitor):
+        assert page_problems(page) == []

@@ -4,6 +4,8 @@ computers", the practice table's words)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 
@@ -59,3 +61,28 @@ def test_a_hotseat_table_counts_its_people_and_computers(lang: str, table: str) 
     if 'data-testid="room-rules"' not in page:  # a started hotseat table: its room page
         page = Client().get(f"/{lang}/play/room/{room.token}/").content.decode()
     assert table in rules_of(page)
+
+
+def test_a_visitor_s_seat_form_goes_once_the_game_starts() -> None:
+    """Issue 38, item 11: a visitor who opened the room before its start kept the nickname
+    form after it started with no seat free. The poll that refreshes the seats now also
+    removes the open room's controls (out of band) once the room is no longer open."""
+    creator, visitor = Client(), Client()
+    assert creator.post("/ja/play/room/new/", FORM).status_code == 302
+    room = Room.objects.get()
+    page = visitor.get(f"/ja/play/room/{room.token}/").content.decode()
+    assert 'id="room-take"' in page and 'id="room-open-controls"' in page
+    poll = {"HX-Request": "true"}
+    while_open = visitor.get(f"/ja/play/room/{room.token}/?part=seats", headers=poll)
+    # While the room is open the poll leaves the form alone (a nickname may be half typed).
+    assert 'id="room-open-controls"' not in while_open.content.decode()
+    assert creator.post(f"/ja/play/room/{room.token}/start/", {"fill": "1"}).status_code == 302
+    started = visitor.get(f"/ja/play/room/{room.token}/?part=seats", headers=poll)
+    html = started.content.decode()
+    assert 'data-testid="spectator"' in html
+    controls = re.search(r'<div id="room-open-controls"([^>]*)>(.*?)</div>', html, re.S)
+    assert controls and 'hx-swap-oob="true"' in controls.group(1)
+    assert controls.group(2).strip() == ""
+    assert 'id="room-take"' not in html
+    # The page itself, loaded after the start, has no seat form either.
+    assert 'id="room-take"' not in Client().get(f"/ja/play/room/{room.token}/").content.decode()
