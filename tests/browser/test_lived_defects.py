@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import DaphneServer, page_problems
+from tests.browser.conftest import SETTLED, DaphneServer, page_problems
 from tests.browser.test_play_browser import play_round_by_keyboard, start_practice_game
 
 pytestmark = pytest.mark.browser
@@ -121,3 +121,31 @@ def test_the_room_link_fits_a_phone_and_a_visitor_s_form_goes_at_the_start(
     expect(visitor.locator("#room-name")).to_have_count(0)
     for page in (creator, visitor):
         assert page_problems(page) == []
+
+
+LOOK = """() => {
+  const pick = (el, names) => names.map((n) => getComputedStyle(el).getPropertyValue(n)).join("|");
+  const surface = document.querySelector(".felt__surface");
+  const plate = document.querySelector(".felt .seat__plate");
+  const backs = document.querySelector(".felt .seat__backs");
+  return [
+    pick(surface, ["border-radius", "border-top-width", "box-shadow", "background-image"]),
+    pick(plate, ["border-left-width"]),
+    backs ? pick(backs, ["display"]) : "",
+  ].join(" / ");
+}"""
+
+
+def test_top_view_and_flat_table_look_different(daphne_server: DaphneServer, new_page: Any) -> None:
+    """Item 12: at the table's resting angle "Top view" and "Flat table" drew the same."""
+    page = new_page(locale="ja-JP", viewport={"width": 1280, "height": 800})
+    start_practice_game(page, daphne_server.url, "ja", "4")
+    expect(page.locator(".felt .seat__plate").first).to_be_visible()
+    looks = {}
+    for view in ("top", "flat"):
+        page.locator(f'[data-view="{view}"]').click()
+        expect(page.locator("[data-table-stage]")).to_have_attribute("data-table-view", view)
+        page.evaluate(SETTLED)
+        looks[view] = page.evaluate(LOOK)
+    assert looks["top"] != looks["flat"], looks
+    assert page_problems(page) == []
