@@ -16,6 +16,19 @@ from tests.browser.test_play_browser import play_round_by_keyboard, start_practi
 pytestmark = pytest.mark.browser
 
 
+# Cells of the round's results whose text runs over more than one line (CJK text breaks
+# between any two characters: 大富/豪, 合/計).
+WRAPPED_CELLS = """() => Array.from(document.querySelectorAll(
+    '[data-testid="round-result"] th, [data-testid="round-result"] td'))
+  .filter((cell) => {
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    const tops = new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top)));
+    return tops.size > 1;
+  })
+  .map((cell) => cell.textContent.trim())"""
+
+
 def wait_for_my_turn(page: Any) -> list[dict[str, Any]]:
     """The legal moves once it is this page's turn (None-free: a turn with a play)."""
     deadline = time.monotonic() + 60
@@ -49,6 +62,13 @@ def test_mouse_then_enter_plays_and_play_again_starts_a_new_game(
     for code in move["cards"]:
         expect(page.locator(f'#hand button[data-card="{code}"]')).to_have_count(0)
     play_round_by_keyboard(page)
+    # Item 13: at 1280 px the results table wrapped mid-word in Japanese.
+    page.evaluate(SETTLED)
+    assert page.evaluate(WRAPPED_CELLS) == []
+    fits = page.locator('[data-testid="round-result"]').evaluate(
+        "(box) => box.scrollWidth <= box.clientWidth"
+    )
+    assert fits, "the results table fits the panel at 1280 px"
     first_game = page.url
     again = page.locator('[data-action="again"]')
     expect(again).to_be_visible(timeout=30_000)
