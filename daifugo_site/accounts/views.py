@@ -154,6 +154,9 @@ def statistics_switch(request: HttpRequest) -> HttpResponse:
             StatsOptOut.objects.filter(token_hash=key).delete()
         else:
             StatsOptOut.objects.get_or_create(token_hash=key)
+    if request.headers.get("HX-Request"):
+        # The box posted itself on change: say so in its status region, stay on the page.
+        return HttpResponse(_("Your settings are saved."))
     back = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
         back = reverse("play:index")

@@ -169,3 +169,18 @@ def test_top_view_and_flat_table_look_different(daphne_server: DaphneServer, new
         looks[view] = page.evaluate(LOOK)
     assert looks["top"] != looks["flat"], looks
     assert page_problems(page) == []
+
+
+def test_the_statistics_switch_saves_when_toggled(
+    daphne_server: DaphneServer, new_page: Any
+) -> None:
+    """Section 3: unticking the switch without pressing "Save" was silently lost."""
+    page = new_page(locale="ja-JP")
+    page.goto(f"{daphne_server.url}/ja/play/")
+    switch = page.locator('[data-testid="stats-switch"]')
+    expect(switch).to_be_checked()
+    switch.uncheck()
+    expect(page.locator("#stats-switch-saved")).to_have_text("設定を保存しました。")
+    page.reload()
+    expect(page.locator('[data-testid="stats-switch"]')).not_to_be_checked()
+    assert page_problems(page) == []
