@@ -63,3 +63,10 @@ def test_the_server_error_page_is_styled(lang: str, lang_attr: str) -> None:
         response = server_error(request)
     assert response.status_code == 500
     assert_site_page(response.content.decode(), lang_attr)
+
+
+def test_a_bad_host_gets_the_plain_400_page() -> None:
+    """The 400 page does not build links from the refused host (it would fail again)."""
+    response = Client().get("/ja/", HTTP_HOST="evil.example")
+    assert response.status_code == 400
+    assert "css/site.css" in response.content.decode()
