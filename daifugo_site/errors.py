@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
@@ -57,7 +58,8 @@ class ErrorPageMiddleware:
             and not response.content
             and request.method != "HEAD"
             and not request.headers.get("HX-Request")
-            and request.path.split("/")[1:2] in (["zh-hans"], ["ja"])
+            # Pages only (under a language prefix): not the admin, feeds or the sitemap.
+            and request.path.split("/")[1] in dict(settings.LANGUAGES)
         ):
             page = error_page(request, response.status_code)
             # A 405 keeps its Allow header; whatever else the answer said still holds.
