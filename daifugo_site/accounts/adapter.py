@@ -1,15 +1,37 @@
-"""allauth's hooks: after signing in, the profile in the account's own language."""
+"""allauth's hooks: a new account in the language of the page it was created on; after
+signing in, the profile in the account's own language."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
+from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext
 
 
 class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]
+    def save_user(self, request: Any, user: Any, form: Any, commit: bool = True) -> Any:
+        saved = super().save_user(request, user, form, commit=commit)
+        if commit:
+            from .signals import profile_for
+
+            # The model's default is the site's default language; the person who signed
+            # up on a Japanese page reads Japanese (and is sent back to it on signing in).
+            language = translation.get_language()
+            if language in dict(settings.LANGUAGES):
+                profile = profile_for(saved)
+                if profile.language != language:
+                    profile.language = language
+                    profile.save(update_fields=["language"])
+        return saved
+
+    def format_email_subject(self, subject: str) -> str:
+        # allauth prefixes the host ("[127.0.0.1:8420] "): the site's name instead.
+        return f"[{gettext('Daifugō Club')}] {subject}"
+
     def get_login_redirect_url(self, request: Any) -> str:
         from .signals import profile_for
 

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.urls import reverse_lazy
 from django.utils.translation import gettext_lazy as _
 
 from .models import Profile
@@ -16,7 +17,19 @@ class ProfileForm(forms.ModelForm):  # type: ignore[type-arg]
                 "When off, nothing about your games is recorded, and what was recorded is deleted."
             ),
         }
-        widgets = {"statistics": forms.CheckboxInput(attrs={"data-testid": "stats-switch"})}
+        # Saved as soon as it is toggled (htmx posts the box alone to the switch); the
+        # form's Save button does the same without a script.
+        widgets = {
+            "statistics": forms.CheckboxInput(
+                attrs={
+                    "data-testid": "stats-switch",
+                    "hx-post": reverse_lazy("accounts:statistics_switch"),
+                    "hx-trigger": "change",
+                    "hx-target": "#stats-saved",
+                    "hx-swap": "innerHTML",
+                }
+            )
+        }
 
     def clean_display_name(self) -> str:
         name = " ".join(str(self.cleaned_data["display_name"]).split())

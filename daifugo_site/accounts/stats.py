@@ -53,8 +53,12 @@ def final_match(record: dict[str, Any]) -> Match:
     return Match.from_record(record)
 
 
-def summary(record: dict[str, Any], seat: int) -> dict[str, Any]:
-    """What the statistics keep of ``seat``'s game (no cards, no moves)."""
+def summary(record: dict[str, Any], seat: int, place: int | None = None) -> dict[str, Any]:
+    """What the statistics keep of ``seat``'s game (no cards, no moves).
+
+    ``place`` is the game's result when it did not come from the cards (a rated game ended
+    by resignation or absence): the rounds played may be none, so it is also the average
+    place then."""
     match = final_match(record)
     revolutions = 0
     moves = 0
@@ -64,23 +68,35 @@ def summary(record: dict[str, Any], seat: int) -> dict[str, Any]:
             if step.action.kind == "play" and any(e.kind == REVOLUTION for e in step.after.effects):
                 revolutions += 1
     places = [result.index(seat) + 1 for result in match.results]
+    if place is None:
+        place = match.standings().index(seat) + 1 if match.over else len(places)
+    if not places and place:
+        places = [place]
     return {
         "preset": str(record["rules"].get("preset", "")),
         "players": record["players"],
         "rounds": record["rounds"],
-        "place": match.standings().index(seat) + 1 if match.over else len(places),
+        "place": place,
         "average_place": sum(places) / len(places) if places else 0.0,
         "revolutions": revolutions,
         "moves": moves,
     }
 
 
-def record(user: Any, game_id: str, kind: str, game_record: dict[str, Any], seat: int) -> bool:
-    """Record one finished game for ``user`` unless their statistics are off; once only."""
+def record(
+    user: Any,
+    game_id: str,
+    kind: str,
+    game_record: dict[str, Any],
+    seat: int,
+    place: int | None = None,
+) -> bool:
+    """Record one finished game for ``user`` unless their statistics are off; once only.
+    ``place``: see :func:`summary`."""
     profile = Profile.objects.filter(user=user).first()
     if profile is None or not profile.statistics:
         return False
-    values = summary(game_record, seat)
+    values = summary(game_record, seat, place)
     try:
         with transaction.atomic():
             GameResult.objects.create(user=user, game_id=game_id, kind=kind, **values)
@@ -117,7 +133,7 @@ def overview(user: Any) -> dict[str, Any]:
     return {
         "games": totals["games"] or 0,
         "wins": totals["wins"] or 0,
-        "average_place": round(totals["average"], 2) if totals["average"] else None,
+        "average_place": round(totals["average"], 2) if totals["average"] is not None else None,
         "revolutions": totals["revolutions"] or 0,
         "by_preset": by_preset,
     }

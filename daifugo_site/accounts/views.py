@@ -154,6 +154,9 @@ def statistics_switch(request: HttpRequest) -> HttpResponse:
             StatsOptOut.objects.filter(token_hash=key).delete()
         else:
             StatsOptOut.objects.get_or_create(token_hash=key)
+    if request.headers.get("HX-Request"):
+        # The box posted itself on change: say so in its status region, stay on the page.
+        return HttpResponse(_("Your settings are saved."))
     back = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
         back = reverse("play:index")
@@ -179,12 +182,12 @@ DURATION_LABELS = {
 def site_statistics(request: HttpRequest) -> HttpResponse:
     """Public aggregates as bar charts (SVG drawn server-side, each figure also written
     out in the table, so the charts need no script and read aloud as numbers)."""
-    from daifugo_site.play.forms import PRESET_LABELS
+    from daifugo_site.ui.labels import preset_label
 
     rows = sitestats.aggregates()
     top = max([r["moves"] for r in rows] + [1])
     for r in rows:
-        r["label"] = PRESET_LABELS.get(r["preset"], r["preset"])
+        r["label"] = preset_label(r["preset"])
         r["moves_width"] = round(200 * r["moves"] / top)
         r["leader_width"] = 2 * r["leader_rate"]
         r["revolution_width"] = 2 * r["revolution_rate"]

@@ -12,6 +12,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext, pgettext_lazy
 
+from daifugo_site.ui.labels import preset_label, preset_label_lazy
 from rules_engine import PRESET_PLAYERS, RulesError, RuleSet
 from rules_engine.rules import (
     EIGHT_CUT_VALUES,
@@ -26,10 +27,12 @@ from .services import LEVELS
 PRESET_DEFAULT = ""
 TABLES = ("4", "3", "5", "6", "1v1")
 
+# The names come from ui.labels.preset_label, like everywhere else; the set-up list says
+# what "basic" means.
 PRESET_LABELS = {
-    "standard": pgettext_lazy("preset", "Standard"),
-    "party": pgettext_lazy("preset", "Party"),
-    "classic": pgettext_lazy("preset", "Classic"),
+    "standard": preset_label_lazy("standard"),
+    "party": preset_label_lazy("party"),
+    "classic": preset_label_lazy("classic"),
     "basic": pgettext_lazy("preset", "Basic (no local rules)"),
 }
 TABLE_LABELS = {
@@ -184,7 +187,7 @@ class NewGameForm(forms.Form):
             allowed = separator.join(str(n) for n in sorted(PRESET_PLAYERS[preset]) if n >= 3)
             raise forms.ValidationError(
                 _("The %(preset)s preset is for tables of %(allowed)s players.")
-                % {"preset": PRESET_LABELS[preset], "allowed": allowed},
+                % {"preset": preset_label(preset), "allowed": allowed},
                 code="table",
             )
         overrides: dict[str, Any] = {}
@@ -221,7 +224,17 @@ def preset_values_json() -> dict[str, dict[str, str]]:
         rules = RuleSet.preset(name)
         out[name] = {opt: to_form_value(getattr(rules, opt)) for opt in OPTION_VALUES}
         out[name]["forbidden_finish"] = " ".join(rules.forbidden_finish)
+        # The tables this preset is played at (clean() refuses the others): the page
+        # offers only these with it, so the refusal is rarely seen.
+        out[name]["tables"] = " ".join(t for t in TABLES if table_allowed(t, name))
     return out
+
+
+def table_allowed(table: str, preset: str) -> bool:
+    """Whether ``preset`` is played at ``table`` (a TABLES value), as clean() judges it."""
+    if table == "1v1":
+        return preset == "standard"
+    return int(table) in PRESET_PLAYERS[preset]
 
 
 __all__ = ["NewGameForm", "PARTY_FORBIDDEN_FINISH", "preset_values_json"]

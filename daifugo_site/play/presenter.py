@@ -238,6 +238,10 @@ def table_view(game: Game, match: Match, *, is_owner: bool, seat: int | None = N
     places = r.places()
     # The log first: replaying it reads why each penalised seat took its place.
     events, causes = _round_record(game, match, seat if is_owner else None)
+    # A game ended off the cards (a rated game's resignation or absence) leaves its round
+    # where it stopped: no one is to move any more, whoever the round says is next.
+    stopped = game.status == Game.Status.FINISHED and not match.over
+    my_turn = obs.my_turn and not stopped
     seats = [
         SeatView(
             seat=s,
@@ -248,7 +252,7 @@ def table_view(game: Game, match: Match, *, is_owner: bool, seat: int | None = N
             passed=s in obs.passed,
             place=places[s] if s in r.out else None,
             penalised=s in r.penalised,
-            is_turn=obs.to_act == s,
+            is_turn=not stopped and obs.to_act == s,
             is_you=s == seat,
             score=scores[s],
             holds_field=obs.field_seat == s,
@@ -260,7 +264,7 @@ def table_view(game: Game, match: Match, *, is_owner: bool, seat: int | None = N
     legal: list[dict[str, Any]] = []
     playable: set[str] = set()
     can_pass = False
-    if show_hand and obs.my_turn:
+    if show_hand and my_turn:
         for move in obs.legal:
             if move.is_pass:
                 can_pass = True
@@ -322,7 +326,7 @@ def table_view(game: Game, match: Match, *, is_owner: bool, seat: int | None = N
         hand_codes=card_codes(obs.hand) if show_hand else [],
         legal=legal,
         playable_codes=playable,
-        your_turn=show_hand and obs.my_turn,
+        your_turn=show_hand and my_turn,
         can_pass=can_pass,
         owe=obs.owe if show_hand else 0,
         gave_codes=card_codes(obs.gave) if show_hand else [],

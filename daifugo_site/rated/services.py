@@ -255,6 +255,8 @@ def finish(game_id: str, winner: int, end: str) -> bool:
                     GameResult.Kind.RATED,
                     game.record(),
                     seat,
+                    # The rated result, not the cards: a resigned game has no finished round.
+                    place=1 if seat == winner else 2,
                 )
         except Exception:
             log.exception("rated statistics failed for game %s", game_id)

@@ -26,6 +26,17 @@ def rank_of(rating: Rating | None) -> int | None:
     )
 
 
+def lobby_chart(user: Any) -> Any:
+    """The rating's history, as on the profile (its last 50 changes)."""
+    from daifugo_site.accounts.charts import rating_chart
+
+    from .models import RatingChange
+
+    changes = list(RatingChange.objects.filter(user=user).order_by("-created", "-id")[:50])
+    changes.reverse()
+    return rating_chart([c.mu_before for c in changes[:1]] + [c.mu_after for c in changes])
+
+
 @require_safe
 def index(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {"signed_in": request.user.is_authenticated}
@@ -34,6 +45,7 @@ def index(request: HttpRequest) -> HttpResponse:
         context["rank"] = rank_of(context["rating"])
         context["entry"] = QueueEntry.objects.filter(user=request.user, game__isnull=True).first()
         context["open_game"] = services.open_game_of(request.user)
+        context["chart"] = lobby_chart(request.user)
     return render(request, "rated/queue.html", context)
 
 

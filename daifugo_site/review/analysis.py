@@ -43,8 +43,17 @@ from rules_engine.ai.intermediate import (
     plan,
 )
 from rules_engine.ai.worlds import WorldSampler
-from rules_engine.cards import JOKER_SHIFT, JOKER_UNIT, RANK_2, RANK_3, RANK_MASKS, count
-from rules_engine.effects import EIGHT_CUT, PENALISED, REVOLUTION
+from rules_engine.cards import (
+    JOKER_SHIFT,
+    JOKER_UNIT,
+    RANK_2,
+    RANK_3,
+    RANK_MASKS,
+    count,
+    iter_indices,
+)
+from rules_engine.effects import EIGHT_CUT, PENALISED, REVOLUTION, forbidden_finish
+from rules_engine.moves import analyse
 from rules_engine.observation import round_from_observation
 from rules_engine.solver import SolverLimit, solve
 from rules_engine.state import PLAY as PLAY_PHASE
@@ -619,6 +628,26 @@ def unbeatable(obs: Observation, move: Move) -> bool:
     return True
 
 
+def _stuck_with(world: Round, after: Round, left: int) -> int:
+    """``left`` (the cards kept) when none of them may be the last play under the rules
+    (in the order ``after`` leaves in force): each alone is an illegal finish, and they
+    make no exempt play together. 0 otherwise, or when nothing is left."""
+    if not left or after.phase != PLAY_PHASE:
+        return 0
+    rules = world.rules
+    together = analyse(left, None, after.reversed, rules.sequence_min)
+    if together is not None and not forbidden_finish(together, rules, after.revolution, None):
+        return 0
+    singles = [1 << index for index in iter_indices(left)]
+    if left >> JOKER_SHIFT:
+        singles.append(JOKER_UNIT)
+    for cards in singles:
+        single = analyse(cards, None, after.reversed, rules.sequence_min)
+        if single is None or not forbidden_finish(single, rules, after.revolution, None):
+            return 0
+    return left
+
+
 def facts(
     obs: Observation,
     made: Move,
@@ -629,7 +658,7 @@ def facts(
     """What tells the move made from the preferred one, as codes for the page's sentences:
     the solver's verdict, the engine's effects of both moves (in one world of the
     observation: a move's own effects depend only on what the seat sees) and the public
-    card count. Kinds: ``lost_win``, ``broke``, ``unbeatable``, ``eight_cut``,
+    card count. Kinds: ``lost_win``, ``stuck``, ``broke``, ``unbeatable``, ``eight_cut``,
     ``revolution``, ``early``, ``penalised``."""
     out: list[dict[str, Any]] = []
     world = round_from_observation(obs, hands)
@@ -646,12 +675,17 @@ def facts(
                 "place": verdict["place"],
             }
         )
+    # Left only cards no one may go out with: the cost the search found is the illegal
+    # finish waiting at the end, whatever else is true of the preferred move.
+    stuck = _stuck_with(world, after_made, obs.hand & ~made.cards)
+    if stuck and not _stuck_with(world, after_best, obs.hand & ~best.cards):
+        out.append({"kind": "stuck", "cards": format_cards(stuck)})
     for unit, taken in _split_cards(obs, made.cards, best.cards):
         out.append({"kind": "broke", "cards": unit, "played": taken})
     keeps_cards = count(obs.hand) > count(best.cards)
     if EIGHT_CUT in best_fx and EIGHT_CUT not in made_fx and keeps_cards:
         out.append({"kind": "eight_cut", "cards": move_text(best)})
-    elif keeps_cards and unbeatable(obs, best) and not unbeatable(obs, made):
+    elif keeps_cards and not stuck and unbeatable(obs, best) and not unbeatable(obs, made):
         out.append({"kind": "unbeatable", "cards": move_text(best)})
     for who, fx, other in (("made", made_fx, best_fx), ("best", best_fx, made_fx)):
         if REVOLUTION in fx and REVOLUTION not in other:

@@ -22,7 +22,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from daifugo_site import limits
-from daifugo_site.ui.labels import cards_text, suit_labels
+from daifugo_site.ui.labels import cards_text, suits_text
 from daifugo_site.ui.narrator import Line, narrate
 from daifugo_site.ui.reasons import reason_text
 from rules_engine import PRESET_NAMES, CardError, Refusal, Round, RulesError, RuleSet, card_codes
@@ -42,7 +42,7 @@ EXAMPLE = json.dumps(
     {
         "rules": {"preset": "standard"},
         "hands": ["D5 S2 C4", "H8 C9 S4", "SK H3", "CJ DQ"],
-        "leader": 0,
+        "leader": 1,
         "steps": [{"play": "D5"}],
     },
     ensure_ascii=False,
@@ -57,7 +57,30 @@ class InputError(Exception):
 
 
 def seat_label(seat: int) -> str:
-    return _("Seat %(n)d") % {"n": seat}
+    """The engine's seat ``seat`` (0-based) as the site names it: seat 1 is the first."""
+    return _("Seat %(n)d") % {"n": seat + 1}
+
+
+def _is_seat_number(value: Any, n: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= n
+
+
+def scenario_as_input(data: dict[str, Any]) -> dict[str, Any]:
+    """A scenario (the engine's 0-based seats) in the checker's words: seats counted from
+    1 in ``leader``, ``previous`` and each step's ``by``, like every page of the site."""
+    out = dict(data)
+    if isinstance(out.get("leader"), int):
+        out["leader"] += 1
+    if isinstance(out.get("previous"), list):
+        out["previous"] = [p + 1 if isinstance(p, int) else p for p in out["previous"]]
+    if isinstance(out.get("steps"), list):
+        out["steps"] = [
+            {**step, "by": step["by"] + 1}
+            if isinstance(step, dict) and isinstance(step.get("by"), int)
+            else step
+            for step in out["steps"]
+        ]
+    return out
 
 
 @dataclass
@@ -181,19 +204,25 @@ def _start(data: dict[str, Any], rules: RuleSet) -> Round:
             raise InputError(_card_problem(hand, seat_label(seat))) from None
     n = len(hands)
     leader = data.get("leader")
-    if leader is not None and (
-        not isinstance(leader, int) or isinstance(leader, bool) or not 0 <= leader < n
-    ):
-        raise InputError(_("leader must be a seat number from 0 to %(last)d.") % {"last": n - 1})
+    if leader is not None and not _is_seat_number(leader, n):
+        raise InputError(_("leader must be a seat number from 1 to %(last)d.") % {"last": n})
     if "revolution" in data and not isinstance(data["revolution"], bool):
         raise InputError(_("revolution must be true or false."))
     previous = data.get("previous")
     if previous is not None and (
-        not isinstance(previous, list) or sorted(map(str, previous)) != sorted(map(str, range(n)))
+        not isinstance(previous, list)
+        or not all(_is_seat_number(p, n) for p in previous)
+        or sorted(previous) != list(range(1, n + 1))
     ):
         raise InputError(_("previous must list every seat once, from first place to last."))
+    # The engine counts seats from 0.
+    engine = {**data, "steps": []}
+    if leader is not None:
+        engine["leader"] = leader - 1
+    if previous is not None:
+        engine["previous"] = [p - 1 for p in previous]
     try:
-        return build_round({"name": "", **data, "steps": []})
+        return build_round({"name": "", **engine})
     except ScenarioError as exc:
         text = str(exc)
         if "two hands" in text:
@@ -234,10 +263,10 @@ def _run_steps(r: Round, steps: Any) -> tuple[Round, list[Line], int]:
                 _("%(where)s: unknown key %(key)s.") % {"where": where, "key": unknown[0]}
             )
         by = step.get("by")
-        if by is not None and (
-            not isinstance(by, int) or isinstance(by, bool) or not 0 <= by < r.n
-        ):
+        if by is not None and not _is_seat_number(by, r.n):
             raise InputError(_("%(where)s: by must be a seat number.") % {"where": where})
+        if by is not None:
+            by -= 1  # the engine's seat
         form = step.get("form")
         if form is not None and form not in FORMS:
             raise InputError(
@@ -291,9 +320,7 @@ def _table(result: Result, r: Round) -> None:
     if r.jback:
         result.indicators.append(_("11-back: reversed until the field clears"))
     if r.lock:
-        result.indicators.append(
-            _("Suit lock: %(suits)s") % {"suits": ", ".join(suit_labels(r.lock))}
-        )
+        result.indicators.append(_("Suit lock: %(suits)s") % {"suits": suits_text(r.lock)})
     if r.nlock:
         result.indicators.append(_("Number lock: one rank stronger each play"))
     if r.over:

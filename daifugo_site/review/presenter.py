@@ -17,8 +17,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from daifugo_site.play.presenter import seat_name
-from daifugo_site.ui.labels import cards_text, suit_labels, title_label
+from daifugo_site.ui.labels import and_text, cards_text, suits_text, title_label
 from daifugo_site.ui.narrator import Line, narrate
+from daifugo_site.ui.templatetags.cards import card_name
 from rules_engine import (
     Action,
     Match,
@@ -112,9 +113,7 @@ def _position(game: Any, obs: Observation, round_no: int) -> Position:
     if obs.jback:
         indicators.append(("jback", _("11-back: reversed until the field clears")))
     if obs.lock:
-        indicators.append(
-            ("lock", _("Suit lock: %(suits)s") % {"suits": ", ".join(suit_labels(obs.lock))})
-        )
+        indicators.append(("lock", _("Suit lock: %(suits)s") % {"suits": suits_text(obs.lock)}))
     if obs.number_lock:
         indicators.append(("number-lock", _("Number lock: one rank stronger each play")))
     return Position(
@@ -156,7 +155,8 @@ def place_text(place: int, players: int) -> str:
 def _unit_sentence(unit: str, taken: str, give: bool) -> str:
     """A group or sequence of the hand broken up by the move (or the return)."""
     codes = move_codes(unit)
-    args = {"cards": cards_text(codes), "played": cards_text(move_codes(taken))}
+    # The unit is named as a whole ("the pair ♥6 and ♣6"), what was played as a list.
+    args = {"cards": and_text(card_name(c) for c in codes), "played": cards_text(move_codes(taken))}
     ranks = {code[1:] for code in codes}
     if len(ranks) > 1:
         if give:
@@ -206,6 +206,11 @@ def fact_sentence(fact: dict[str, Any], give: bool = False) -> str | None:
             "You spent %(cards)s, among the strongest cards, with %(n)d cards still in your hand.",
             fact["left"],
         ) % {"cards": move_label(fact["cards"]), "n": fact["left"]}
+    if kind == "stuck":
+        return _(
+            "After this play you would have only %(cards)s left, and going out with it is an "
+            "illegal finish under these rules."
+        ) % {"cards": move_label(fact["cards"])}
     if kind == "penalised":
         return _(
             "Going out with %(cards)s is an illegal finish: it puts you in the last place."

@@ -200,13 +200,8 @@ def room_rules(room: Room) -> list[tuple[str, str]]:
     the preset and every option changed from it, the rounds, the drop time, the turn clock
     and the computer that plays for someone who left."""
     from daifugo_site.pages.option_values import format_value
-    from daifugo_site.play.forms import (
-        LEVEL_LABELS,
-        PRESET_LABELS,
-        TABLE_LABELS,
-        NewGameForm,
-        option_texts,
-    )
+    from daifugo_site.play.forms import LEVEL_LABELS, NewGameForm, option_texts
+    from daifugo_site.ui.labels import preset_label
 
     from .forms import CLOCKS, DROP_TIMEOUTS, RoomForm
 
@@ -215,11 +210,8 @@ def room_rules(room: Room) -> list[tuple[str, str]]:
     one_on_one = room.players == 2 and data.pop("hand_size", None) == 13
     fields = NewGameForm.base_fields
     lines = [
-        (
-            str(fields["table"].label),
-            str(TABLE_LABELS.get("1v1" if one_on_one else str(room.players), room.players)),
-        ),
-        (str(fields["preset"].label), str(PRESET_LABELS.get(preset, preset))),
+        (str(fields["table"].label), _room_table_text(room, one_on_one)),
+        (str(fields["preset"].label), preset_label(preset)),
     ]
     texts = option_texts()
     for name, value in data.items():
@@ -236,6 +228,30 @@ def room_rules(room: Room) -> list[tuple[str, str]]:
         level = room.standin_level
         lines.append((str(RoomForm.label_standin), str(LEVEL_LABELS.get(level, level))))
     return lines
+
+
+def _room_table_text(room: Room, one_on_one: bool) -> str:
+    """Who sits at the room's table: people and computers (the practice table's "you and
+    3 computers" is not true of a room)."""
+    from django.utils.translation import gettext as _
+
+    from daifugo_site.play.forms import TABLE_LABELS
+
+    if one_on_one:
+        return str(TABLE_LABELS["1v1"])
+    n = room.players
+    if room.mode == Room.Mode.LINK:
+        return _("%(n)s seats: friends join by the link, computers take any seat left free") % {
+            "n": n
+        }
+    computers = room.seat_rows.filter(kind=RoomSeat.Kind.COMPUTER).count()
+    if not computers:
+        return _("%(n)s players, all on this device") % {"n": n}
+    return _("%(n)s players: %(people)s people on this device and %(computers)s computers") % {
+        "n": n,
+        "people": n - computers,
+        "computers": computers,
+    }
 
 
 def _round_points(match: Any) -> list[tuple[int, ...]]:

@@ -22,6 +22,8 @@ DEBUG = False
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+# Django's own CSRF page is English and talks about DEBUG: the site's 403 page instead.
+CSRF_FAILURE_VIEW = "daifugo_site.errors.csrf_failure"
 
 INSTALLED_APPS = [
     # First, so that `manage.py runserver` is daphne's ASGI server (WebSockets included).
@@ -74,6 +76,8 @@ MIDDLEWARE = [
     # Content-Security-Policy with a nonce per response; Permissions-Policy (see below).
     "csp.middleware.CSPMiddleware",
     "daifugo_site.security.PermissionsPolicyMiddleware",
+    # Inside CSP (its page needs the nonce): the site's page for bodiless error answers.
+    "daifugo_site.errors.ErrorPageMiddleware",
     # Last, as django-axes asks: it turns a lockout into its answer.
     "axes.middleware.AxesMiddleware",
 ]

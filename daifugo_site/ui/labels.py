@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.utils.functional import lazy
 from django.utils.translation import pgettext
 
 from rules_engine.cards import RANKS
@@ -30,6 +31,22 @@ def title_label(title: str | None) -> str:
     }.get(title or "", "")
 
 
+def preset_label(name: str | None) -> str:
+    """A rules preset's name ("standard", "party" ...) in the active language: the one name
+    every page uses (set-up forms, room rules, profile, statistics, rules pages). An unknown
+    name is shown as it is."""
+    return {
+        "standard": pgettext("preset", "Standard"),
+        "party": pgettext("preset", "Party"),
+        "classic": pgettext("preset", "Classic"),
+        "basic": pgettext("preset", "Basic"),
+    }.get(name or "", name or "")
+
+
+#: For choices built at import time: translated when shown.
+preset_label_lazy = lazy(preset_label, str)
+
+
 def suit_label(suit: int) -> str:
     """The name of suit ``suit`` (0 spades, 1 hearts, 2 diamonds, 3 clubs)."""
     return _suit_name(SUIT_CODES[suit])
@@ -38,6 +55,15 @@ def suit_label(suit: int) -> str:
 def list_text(items: Iterable[str]) -> str:
     """Items joined the way the active language lists them ("A, B" / "A、B")."""
     return pgettext("list separator", ", ").join(items)
+
+
+def and_text(items: Iterable[str]) -> str:
+    """Items as "A, B and C" the active language's way ("A、B和C" / "A、BとC"): for a group
+    named as a whole ("the pair A and B")."""
+    items = list(items)
+    if len(items) < 2:
+        return "".join(items)
+    return pgettext("list, before the last item", " and ").join([list_text(items[:-1]), items[-1]])
 
 
 def suits_text(suits: int) -> str:

@@ -18,10 +18,48 @@
       row.hidden = parseInt(row.dataset.levelSeat, 10) > seats;
     });
   }
+  // Offer only what the preset allows: a table the chosen preset is not played at moves
+  // the preset to the first one that is, and a preset not played at the chosen table moves
+  // the table; the note (a live region) says what changed. The server still refuses a
+  // mismatch (without this script, that refusal is what the player sees).
+  function allowed(values, preset) {
+    return ((values[preset] || {}).tables || "").split(" ").filter(Boolean);
+  }
+  function optionText(select) {
+    var option = select.options[select.selectedIndex];
+    return option ? option.textContent.trim() : "";
+  }
+  function match(form, changed) {
+    var values = JSON.parse(form.dataset.presetValues || "{}");
+    var table = form.querySelector('[name="table"]');
+    var preset = form.querySelector('[name="preset"]');
+    var note = form.querySelector("[data-table-note]");
+    if (allowed(values, preset.value).indexOf(table.value) >= 0) { return; }
+    var said;
+    if (changed === "table") {
+      var fit = Array.from(preset.options).find(function (o) { return allowed(values, o.value).indexOf(table.value) >= 0; });
+      if (!fit) { return; }
+      preset.value = fit.value;
+      said = form.dataset.saidPreset;
+    } else {
+      var first = allowed(values, preset.value)[0];
+      if (!first) { return; }
+      table.value = first;
+      said = form.dataset.saidTable;
+    }
+    if (note && said) {
+      note.textContent = said.replace("%(preset)s", optionText(preset)).replace("%(table)s", optionText(table));
+    }
+  }
   document.addEventListener("DOMContentLoaded", function () {
     var form = document.querySelector("form[data-preset-values]");
     if (!form) { return; }
-    form.addEventListener("change", function () { refresh(form); });
+    form.addEventListener("change", function (event) {
+      var name = event.target && event.target.name;
+      if (name === "table" || name === "preset") { match(form, name); }
+      refresh(form);
+    });
+    match(form, "preset");
     refresh(form);
   });
 })();

@@ -217,6 +217,37 @@
     felt.addEventListener("pointercancel", end);
   }
 
+  // A card taken with the mouse (or a finger) does not keep keyboard focus: otherwise the
+  // next Enter, meant for Play, would toggle that card (Enter on a focused button presses
+  // it). Keyboard users still walk the hand with the arrows and toggle with Space or Enter.
+  document.addEventListener("mousedown", function (event) {
+    var button = event.target.closest && event.target.closest("#hand button[data-card]");
+    if (!button) { return; }
+    event.preventDefault();
+    var active = document.activeElement;
+    if (active && active.closest && active.closest("#hand button[data-card]")) { active.blur(); }
+  });
+
+  // Forms that arrive in a push (the "new game with these rules" form at the end of a game)
+  // are rendered once for every viewer, so they cannot carry this visitor's CSRF token:
+  // the page's own token (the one htmx sends, on <body>) goes in as the form is submitted.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form || (form.method || "").toLowerCase() !== "post" || form.hasAttribute("ws-send")) { return; }
+    var field = form.querySelector('input[name="csrfmiddlewaretoken"]');
+    if (field && field.value) { return; }
+    var token = "";
+    try { token = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || ""; } catch (e) { token = ""; }
+    if (!token) { return; }
+    if (!field) {
+      field = document.createElement("input");
+      field.type = "hidden";
+      field.name = "csrfmiddlewaretoken";
+      form.appendChild(field);
+    }
+    field.value = token;
+  }, true);
+
   document.addEventListener("click", function (event) {
     var button = event.target.closest("#hand button[data-card]");
     if (!button) { return; }

@@ -239,6 +239,7 @@ def test_profile_rated_and_replay_pages_have_no_axe_violations(
     expect(player.locator("#hand button[data-card]").first).to_be_visible()
     assert_no_violations(player, f"a rated game ({lang}, {scheme})")
     player.locator('[data-action="resign"]').click()
+    player.locator('[data-action="resign-confirm"]').click()
     expect(player.locator('[data-testid="rated-result"]')).to_be_visible()
     assert_no_violations(player, f"a rated game, resigned ({lang}, {scheme})")
     player.goto(f"{base}/{lang}/accounts/profile/")

@@ -50,6 +50,7 @@ def test_two_browsers_play_a_rated_game(daphne_server: DaphneServer, new_page: A
     expect(other.locator("#hand")).to_have_attribute("data-your-turn", "true")
     expect(other.locator('[data-testid="field"] [data-card]').first).to_be_visible()
     other.locator('[data-action="resign"]').click()
+    other.locator('[data-action="resign-confirm"]').click()
     expect(leader.locator('[data-testid="rated-result"]')).to_contain_text("你赢了")
     expect(other.locator('[data-testid="rated-result"]')).to_contain_text("你输了")
     for page in pages:

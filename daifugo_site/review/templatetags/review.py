@@ -32,13 +32,13 @@ def checker_url(scenario: Any) -> str:
 
     from django.urls import reverse
 
-    from ..checker import ACTION_STEPS, MAX_INPUT
+    from ..checker import ACTION_STEPS, MAX_INPUT, scenario_as_input
 
     data = {k: v for k, v in dict(scenario).items() if k not in ("name", "steps")}
     data["steps"] = [
         step for step in scenario.get("steps", []) if any(k in step for k in ACTION_STEPS)
     ]
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    text = json.dumps(scenario_as_input(data), ensure_ascii=False, separators=(",", ":"))
     if len(text) > MAX_INPUT:
         return reverse("review:checker")
     return f"{reverse('review:checker')}?{urlencode({'s': text})}"

@@ -5,6 +5,8 @@
   language switcher (``url``, query kept) and the canonical / ``hreflang`` links
   (``absolute_url``, never a query string).
 - ``{{ language_code|bcp47 }}``: Django's ``zh-hans`` as the HTML/BCP 47 tag ``zh-Hans``.
+- ``{{ name|preset_label }}``: a rules preset's name in the active language.
+- ``{{ items|list_text }}``: items listed the language's way ("A, B" / "A、B").
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from django.urls import NoReverseMatch, reverse, translate_url
 from django.utils.encoding import iri_to_uri
 from django.utils.translation import get_language, to_locale
 
+from daifugo_site.ui import labels
 from daifugo_site.ui.sections import SECTIONS
 
 register = template.Library()
@@ -26,6 +29,16 @@ register = template.Library()
 def bcp47(language_code: str) -> str:
     """``zh-hans`` -> ``zh-Hans``, ``ja`` -> ``ja`` (script subtags are title case)."""
     return to_locale(language_code).replace("_", "-")
+
+
+@register.filter
+def preset_label(name: str) -> str:
+    return labels.preset_label(name)
+
+
+@register.filter
+def list_text(items: Any) -> str:
+    return labels.list_text(str(item) for item in items)
 
 
 @register.simple_tag

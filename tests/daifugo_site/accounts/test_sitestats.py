@@ -46,7 +46,8 @@ def test_the_switch_on_the_play_page_turns_recording_off(client: Client, lang: s
     response = client.post("/ja/accounts/statistics/switch/", {"next": f"/{lang}/play/"})
     assert response.status_code == 302 and response["Location"] == f"/{lang}/play/"
     page = client.get(f"/{lang}/play/").content.decode()
-    assert 'data-testid="stats-switch">' in page
+    switch = re.search(r'<input[^>]*data-testid="stats-switch"[^>]*>', page)
+    assert switch and " checked" not in switch.group(0)
     _finish_practice_game(token)
     assert not SiteStat.objects.exists()
     client.post("/ja/accounts/statistics/switch/", {"statistics": "on"})

@@ -366,16 +366,22 @@ def test_ui_words_for_players_and_the_game_page_title(language: str, player: str
         assert gettext("Play Daifugō") != gettext("Daifugō Club")
 
 
-@pytest.mark.parametrize("language", ["zh-hans", "ja"])
-def test_presets_are_named_by_their_keys_everywhere(language: str) -> None:
-    """The rules pages say standard / party / classic / basic; the play form says the same."""
+@pytest.mark.parametrize(
+    ("language", "names"),
+    [
+        ("zh-hans", ("标准", "派对", "经典", "基础")),
+        ("ja", ("スタンダード", "パーティー", "クラシック", "ベーシック")),
+    ],
+)
+def test_presets_are_named_in_the_language(language: str, names: tuple[str, ...]) -> None:
+    """One name per preset in each language (issue 38: the raw keys read as English);
+    the play form's list adds what "basic" means."""
     from django.utils.translation import pgettext
 
     with translation.override(language):
-        assert pgettext("preset", "Standard") == "standard"
-        assert pgettext("preset", "Party") == "party"
-        assert pgettext("preset", "Classic") == "classic"
-        assert pgettext("preset", "Basic (no local rules)").startswith("basic（")
+        got = tuple(pgettext("preset", n) for n in ("Standard", "Party", "Classic", "Basic"))
+        assert got == names
+        assert pgettext("preset", "Basic (no local rules)").startswith(names[3] + "（")
 
 
 #: Beside the project checkout; SEEDS_DIR names them from elsewhere (a git worktree).

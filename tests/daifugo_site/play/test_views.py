@@ -71,9 +71,9 @@ def test_the_one_on_one_table_deals_thirteen_cards_and_plays_one_round(
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"table": "3", "preset": "standard"}, "“standard”预设适用于 4 人的牌桌。"),
-        ({"table": "6", "preset": "party"}, "“party”预设适用于 3、4 人的牌桌。"),
-        ({"table": "1v1", "preset": "party"}, "一对一只能使用 standard 预设。"),
+        ({"table": "3", "preset": "standard"}, "“标准”预设适用于 4 人的牌桌。"),
+        ({"table": "6", "preset": "party"}, "“派对”预设适用于 3、4 人的牌桌。"),
+        ({"table": "1v1", "preset": "party"}, "一对一只能使用“标准”预设。"),
     ],
 )
 def test_a_table_the_preset_is_not_for_is_refused_clearly(
@@ -119,3 +119,29 @@ def test_new_game_with_these_rules(client: Client, content: None) -> None:
     assert (second.rules, second.seats, second.rounds) == (first.rules, first.seats, first.rounds)
     assert second.seed != first.seed
     assert Client().post(f"/zh-hans/play/{first.id}/again/").status_code == 403
+
+
+def test_the_set_up_page_tells_which_tables_each_preset_is_played_at(
+    client: Client, content: None
+) -> None:
+    """Issue 38, item 7: the page's script offers only these (the server still refuses)."""
+    import html as html_lib
+    import json
+
+    page = client.get("/ja/play/").content.decode()
+    found = re.search(r'data-preset-values="([^"]*)"', page)
+    assert found
+    values = json.loads(html_lib.unescape(found.group(1)))
+    tables = {name: values[name]["tables"].split() for name in values}
+    assert tables == {
+        "standard": ["4", "1v1"],
+        "party": ["4", "3"],
+        "classic": ["4", "5", "6"],
+        "basic": ["4", "3", "5", "6"],
+    }
+    from daifugo_site.play.forms import NewGameForm
+
+    for name, allowed in tables.items():
+        for table in ("4", "3", "5", "6", "1v1"):
+            form = NewGameForm({**FORM, "table": table, "preset": name})
+            assert form.is_valid() == (table in allowed), (name, table)

@@ -17,7 +17,7 @@ from .test_views import no_english
 GOOD = {
     "rules": {"preset": "standard"},
     "hands": ["D5 S2 C4", "H8 C9 S4", "SK H3", "CJ DQ"],
-    "leader": 0,
+    "leader": 1,
     "steps": [{"play": "D5"}],
 }
 
@@ -32,7 +32,7 @@ def test_legal_moves_and_what_they_do() -> None:
     result = check(GOOD)
     assert result.error == ""
     moves = {" ".join(m.codes) or "pass": m for m in result.moves}
-    # Seat 1 answers D5: H8 (an 8-cut in standard), C9, or pass; not S4.
+    # Seat 2 answers D5: H8 (an 8-cut in standard), C9, or pass; not S4.
     assert set(moves) == {"H8", "C9", "pass"}
     assert any("八切" in line.text for line in moves["H8"].lines)  # narrated effect
     assert [line.kind for line in result.history] == ["play"]
@@ -136,3 +136,17 @@ def test_deep_nesting_and_lone_surrogates_are_refused_not_500(
         assert response.status_code == 400
         assert 'data-testid="checker-error"' in html and words[lang] in html
         assert 'data-testid="checker-moves"' not in html
+
+
+def test_seats_are_numbered_from_one_like_the_rest_of_the_site() -> None:
+    """Issue 38, section 3: the checker said "Seat 0"; the tables say seat 1 for the first.
+    Its input counts the same way: leader, by and previous name seats 1 to n."""
+    result = check({**GOOD, "leader": 1}, lang="ja")
+    assert result.error == ""
+    assert [s.name for s in result.seats] == ["席 1", "席 2", "席 3", "席 4"]
+    assert "席 2" in result.status  # D5 by the first seat: the second is to act
+    assert check({**GOOD, "leader": 0}).error  # there is no seat 0
+    by = {**GOOD, "leader": 1, "steps": [{"play": "D5", "by": 1}, {"pass": True, "by": 2}]}
+    assert check(by).error == ""
+    assert "by" in check({**GOOD, "steps": [{"play": "D5", "by": 0}]}).error
+    assert json.loads(checker.EXAMPLE)["leader"] == 1

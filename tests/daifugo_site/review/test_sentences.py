@@ -7,7 +7,6 @@ import pytest
 from django.utils import translation
 
 from daifugo_site.review import analysis, presenter
-from daifugo_site.ui.labels import cards_text
 from rules_engine import Move, Observation, Round, RuleSet, observe
 
 from .conftest import PLANTED_INDEX, PLANTED_SEED, scripted_actions
@@ -46,7 +45,7 @@ def test_broke_a_pair_is_found_and_told() -> None:
     zh, ja = said(fact, "zh-hans"), said(fact, "ja")
     assert "对子" in zh and "ペア" in ja
     with translation.override("ja"):
-        assert cards_text(["S9", "H9"]) in ja
+        assert "スペードの9とハートの9のペア" in ja
     assert "ペア" in said({**fact, "cards": "S9 H9", "played": "S9"}, "ja", give=True)
     assert "三条" in said({**fact, "cards": "S9 H9 D9"}, "zh-hans")
     assert "階段" in said({**fact, "cards": "S3 S4 S5"}, "ja")
@@ -156,3 +155,39 @@ def test_a_hint_says_when_no_one_can_beat_its_suggestion_or_it_cuts() -> None:
             _suggestion, cut_reasons = presenter.hint_sentences(cut)
         assert len(reasons) == 2 and word in reasons[1]
         assert cut_word in cut_reasons[1]
+
+
+def test_a_broken_pair_reads_naturally_in_japanese() -> None:
+    """Issue 38, item 9: it read 「ペアハートの6、クラブの6を崩して」; the cards name the pair
+    ("A and B"), then what was made of them."""
+    fact = {"kind": "broke", "cards": "H6 C6", "played": "H6"}
+    assert said(fact, "ja") == "ハートの6とクラブの6のペアを崩して、ハートの6だけを出しました。"
+    assert said({**fact, "cards": "H4 H5 H6"}, "ja").startswith(
+        "ハートの4、ハートの5とハートの6の階段を崩して"
+    )
+    zh = said(fact, "zh-hans")
+    assert "和" in zh and "、" not in zh, zh
+
+
+def test_being_left_to_finish_on_a_2_is_the_reason_given() -> None:
+    """Issue 38, item 15: holding ♥A ♣2 under standard, leading ♥A leaves ♣2 to go out
+    with, which standard forbids. The sentence must say that, not "no one can beat ♣2"."""
+    rules = RuleSet.preset("standard", jokers=0)
+    r = Round.start(rules, ["HA C2", "S5 S6 S7", "D5 D6 D7", "C5 C6 C7"], leader=0)
+    obs = observe(r, 0)
+    found = analysis.facts(obs, _move(obs, "HA"), _move(obs, "C2"), None, list(r.hands))
+    assert {"kind": "stuck", "cards": "C2"} in found
+    assert "unbeatable" not in kinds(found)
+    fact = next(f for f in found if f["kind"] == "stuck")
+    with translation.override("ja"):
+        from daifugo_site.ui.labels import cards_text
+
+        two = cards_text(["C2"])
+    ja = said(fact, "ja")
+    assert two in ja and "反則上がり" in ja
+    assert "违规出完" in said(fact, "zh-hans")
+    # Where the 2 may finish (basic: no illegal finish), nothing is said of it.
+    basic = Round.start(RuleSet.preset("basic", jokers=0), ["HA C2", "S5", "D5", "C5"], leader=0)
+    obs = observe(basic, 0)
+    found = analysis.facts(obs, _move(obs, "HA"), _move(obs, "C2"), None, list(basic.hands))
+    assert "stuck" not in kinds(found)
