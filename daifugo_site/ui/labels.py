@@ -13,7 +13,7 @@ from django.utils.translation import pgettext
 
 from rules_engine.cards import RANKS
 
-from .templatetags.cards import _suit_name, card_name
+from .cardviews import _suit_name, card_name
 
 SUIT_CODES = "SHDC"  # the engine's suit order: bit i of a suit set is SUIT_CODES[i]
 

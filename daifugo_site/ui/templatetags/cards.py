@@ -19,99 +19,27 @@ depend on Django, and the UI only needs to draw a code.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from django import template
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext, pgettext
+from django.utils.translation import get_language
 
 register = template.Library()
 
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-RANKS = ("3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2")
-JOKER = "JK"
+# The card views themselves live in ui/cardviews.py (labels.py uses them too).
+from daifugo_site.ui import cardviews  # noqa: E402
+from daifugo_site.ui.cardviews import (  # noqa: E402
+    JOKER,
+    RANKS,
+    SUIT_SYMBOLS,
+    CardView,
+    _rank_name,
+    _suit_name,
+    parse_card,
+)
 
-
-@dataclass(frozen=True)
-class CardView:
-    code: str
-    symbol: str  # "♠", or "" for a joker
-    rank: str  # what is printed: "10" for T, "" for a joker
-    colour: str  # "red", "black" or "joker": the CSS modifier
-    name: str  # accessible name in the active language
-
-    @property
-    def is_joker(self) -> bool:
-        return self.code == JOKER
-
-
-def _suit_name(suit: str) -> str:
-    # Whole words per suit (no string building), so each language names them its own way.
-    return {
-        "S": pgettext("card suit", "Spades"),
-        "H": pgettext("card suit", "Hearts"),
-        "D": pgettext("card suit", "Diamonds"),
-        "C": pgettext("card suit", "Clubs"),
-    }[suit]
-
-
-def _rank_name(rank: str) -> str:
-    named = {
-        "T": "10",
-        "J": pgettext("card rank", "Jack"),
-        "Q": pgettext("card rank", "Queen"),
-        "K": pgettext("card rank", "King"),
-        "A": pgettext("card rank", "Ace"),
-    }
-    return named.get(rank, rank)
-
-
-def parse_card(code: object) -> CardView:
-    """The view of one card code, or TemplateSyntaxError naming the bad code.
-
-    Memoised per language: a play page renders dozens of cards per push, and a card's view
-    only depends on its code and the active language.
-    """
-    key = (code, get_language())
-    try:
-        return _CARD_VIEWS[key]
-    except (KeyError, TypeError):
-        pass
-    view = _parse_card(code)
-    if len(_CARD_VIEWS) < 1024:
-        _CARD_VIEWS[key] = view
-    return view
-
-
-_CARD_VIEWS: dict[tuple[object, str | None], CardView] = {}
-
-
-def _parse_card(code: object) -> CardView:
-    if code == JOKER:
-        return CardView(JOKER, "", "", "joker", pgettext("card", "Joker"))
-    if not isinstance(code, str) or len(code) != 2 or code[0] not in SUIT_SYMBOLS:
-        raise template.TemplateSyntaxError(_bad_code(code))
-    suit, rank = code[0], code[1]
-    if rank not in RANKS:
-        raise template.TemplateSyntaxError(_bad_code(code))
-    # Translators: a card's accessible name; e.g. "Spades 3", "Hearts Queen". Reorder or
-    # add particles as the language needs (Japanese: "スペードの3").
-    name = gettext("%(suit)s %(rank)s") % {"suit": _suit_name(suit), "rank": _rank_name(rank)}
-    return CardView(
-        code=code,
-        symbol=SUIT_SYMBOLS[suit],
-        rank="10" if rank == "T" else rank,
-        colour="red" if suit in "HD" else "black",
-        name=name,
-    )
-
-
-def _bad_code(code: object) -> str:
-    return (
-        f"Unknown card code {code!r}: expected a suit S, H, D or C followed by a rank "
-        f"3-9, T, J, Q, K, A or 2 (e.g. 'S3', 'HT'), or 'JK' for a joker."
-    )
+__all__ = ["JOKER", "RANKS", "SUIT_SYMBOLS", "CardView", "_rank_name", "_suit_name"]
 
 
 def _codes(codes: str | Iterable[str]) -> list[str]:
@@ -159,4 +87,4 @@ def cards(
 
 @register.filter
 def card_name(code: str) -> str:
-    return parse_card(code).name
+    return cardviews.card_name(code)

@@ -33,21 +33,23 @@ def _fresh_memos() -> Iterator[None]:
     """Per-process memos of translated text (card names) belong to the catalogues this
     process loaded: a "new process" in these tests starts without them, and the tests
     after these find none of their catalogues either."""
+    from daifugo_site.ui import cardviews
     from daifugo_site.ui.templatetags import cards
 
-    cards._CARD_VIEWS.clear()
+    cardviews._CARD_VIEWS.clear()
     cards._CARD_HTML.clear()
     yield
-    cards._CARD_VIEWS.clear()
+    cardviews._CARD_VIEWS.clear()
     cards._CARD_HTML.clear()
 
 
 def _new_process(settings: pytest.FixtureRequest, locale_dir: Path) -> None:
     """What a server started now would have: the catalogues on disk, no memo."""
+    from daifugo_site.ui import cardviews
     from daifugo_site.ui.templatetags import cards
 
     settings.LOCALE_PATHS = [str(locale_dir)]  # type: ignore[attr-defined]
-    cards._CARD_VIEWS.clear()
+    cardviews._CARD_VIEWS.clear()
     cards._CARD_HTML.clear()
 
 
