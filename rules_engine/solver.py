@@ -23,7 +23,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 from .moves import Move
-from .state import Refusal, Round
+from .state import NAME_CHOICE, Refusal, Round
 
 DEFAULT_NODE_LIMIT = 2_000_000
 
@@ -64,6 +64,9 @@ def position_key(r: Round) -> Hashable:
         r.nlock,
         r.out,
         r.penalised,
+        # House rules (RULES.md section 8): the turn's direction and a choice still owed.
+        r.direction,
+        r.pending,
     )
 
 
@@ -81,6 +84,15 @@ class Solver:
     >>> r = Round.start(RuleSet.preset("basic"), ["S2 S3", "HK", "D4"], leader=0)
     >>> solver = Solver(hero=0, place=0)
     >>> solver.wins(r.apply("S2")), solver.wins(r.apply("S3"))
+    (True, False)
+
+    A house-rule choice is searched like a move: here giving the 9 with the 7 (7渡し)
+    leaves the 2 to go out with, giving the 2 does not.
+
+    >>> r = Round.start(RuleSet.preset("basic", seven_pass="groups"), ["S7 S9 S2", "HK", "DA C4"],
+    ...                 leader=0)
+    >>> owed = r.apply("S7")
+    >>> Solver(hero=0).wins(owed), Solver(hero=0).wins(owed.choose(0, "S2"))
     (True, False)
 
     ``node_limit`` bounds the positions searched per :meth:`wins` call (reset ``nodes``
@@ -109,6 +121,10 @@ class Solver:
         self.nodes += 1
         if self.nodes > self.node_limit:
             raise SolverLimit(f"more than {self.node_limit} positions")
+        if r.pending is not None:
+            result = self._choice_wins(r)
+            self.memo[key] = result
+            return result
         moves = r.legal_moves()
         # Plays that empty a hand first, bigger plays before smaller: the
         # decisive lines come early and cut the search.
@@ -132,6 +148,20 @@ class Solver:
         self.memo[key] = result
         return result
 
+    def _choice_wins(self, r: Round) -> bool:
+        # A house-rule choice is searched like a move: every legal choice of the seat
+        # that owes it (the hero needs one that wins, any other seat's must all lose).
+        owed = r.owed_choice()
+        assert owed is not None
+        seat, kind, _, _ = owed
+        mine = seat == self.hero
+        for choice in r.legal_choices():
+            nxt = r.name(seat, choice) if kind == NAME_CHOICE else r.choose(seat, choice)
+            assert not isinstance(nxt, Refusal)
+            if self.wins(nxt) == mine:
+                return mine
+        return not mine
+
 
 def solve(
     r: Round,
@@ -147,7 +177,7 @@ def solve(
     :class:`SolverLimit` when the position is too big for ``node_limit``.
     """
     search = Solver(hero, place, node_limit)
-    if r.phase != 1 or r.to_act != hero:
+    if r.phase != 1 or r.to_act != hero or r.pending is not None:
         proven = search.wins(r)
         return Solution(proven, place, [], search.nodes)
     winning: list[Move] = []

@@ -543,7 +543,8 @@ class AdvancedPlayer:
         """Exact play when two players are left with few cards: the move
         that forces the better place in the most sampled worlds."""
         if obs.rules.has_house_rules:
-            # The solver knows plays and passes only; house-rule choices are searched.
+            # Left to the bandit: the exact endgame's node budget was set without house
+            # rules, whose choices multiply the positions (the solver searches them).
             return None
         active = [s for s in range(obs.players) if obs.counts[s] > 0]
         if len(active) != 2 or sum(obs.counts[s] for s in active) > ENDGAME_CARDS:

@@ -156,3 +156,19 @@ def test_a_bad_name_action_is_refused_by_the_engine_not_the_parser() -> None:
         out = m.apply(action)
         assert isinstance(out, Refusal) and out.reason == "no_choice_owed"
     assert rank_text(0b101) == "3 5"
+
+
+def test_the_solver_searches_choices_like_moves() -> None:
+    """A seat owing a choice: the solver proves a place exactly when one of its legal
+    choices proves it (the hero's), or when all of them do (another seat's)."""
+    from rules_engine.solver import Solver, solve
+
+    rules = RuleSet.preset("basic", seven_pass="groups", ten_discard="groups")
+    r = ok(Round.start(rules, ["S7 S9 S2 D4", "HK C5", "DA C4"], leader=0).apply("S7"))
+    assert r.owed_choice() is not None
+    for hero in range(3):
+        for place in range(3):
+            children = [Solver(hero, place).wins(ok(r.choose(0, c))) for c in r.legal_choices()]
+            want = any(children) if hero == 0 else all(children)
+            assert Solver(hero, place).wins(r) is want
+            assert solve(r, hero, place).proven is want
