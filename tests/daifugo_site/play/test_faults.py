@@ -12,9 +12,12 @@ CI sets DAIFUGO_REQUIRE_SERVICES=1.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -124,3 +127,59 @@ def assert_survived(stack: Stack) -> None:
     logs = stack.log_text()
     for failure in ("message failed", "never retrieved", "driver for game", "Internal Server"):
         assert failure not in logs, logs
+
+
+# -- PostgreSQL ------------------------------------------------------------------------------
+
+UNAVAILABLE = {"zh-hans": "数据库", "ja": "データベース"}
+
+
+def get(port: int, path: str, key: str | None = None) -> tuple[int, str]:
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}")
+    if key:
+        request.add_header("Cookie", f"sessionid={key}")
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+async def _through_postgres_restart(stack: Stack, port: int, game_id: str, key: str) -> None:
+    import websockets
+
+    page = Page(port, game_id, key)
+    table = await play_until(page, await page.connect(), 6)
+    before = table.version
+    stack.stop_postgres()
+    # HTTP: the site's own 503 page, in the page's language, styled, no traceback.
+    for lang in ("zh-hans", "ja"):
+        status, body = get(port, f"/{lang}/play/{game_id}/", key)
+        assert status == 503, body[:500]
+        assert UNAVAILABLE[lang] in body and "site.css" in body and "Traceback" not in body
+    # The socket: a move is answered with the translated error frame, nothing applied.
+    await _answer(page, table)
+    table = await page.receive(timeout=30)
+    assert table.error == "unavailable" and table.version == before
+    assert UNAVAILABLE["zh-hans"] in page.messages[-1]
+    # A page opening its socket now is told the same, then closed.
+    late = Page(port, game_id, key)
+    table_late = await late.connect()
+    assert table_late.error == "unavailable"
+    with pytest.raises(websockets.ConnectionClosed) as closed:
+        await late.receive(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4503
+    stack.restart_postgres()
+    # The pools recover by themselves: the same move is applied once, the game goes on.
+    await _answer(page, dataclasses.replace(table, error=None))
+    table = await play_until(page, await page.receive(timeout=30), 10_000, seconds=120)
+    assert table.match_over
+    assert get(port, f"/ja/play/{game_id}/", key)[0] == 200
+    await page.close()
+
+
+def test_postgres_restarted_mid_game(stack: Stack, workers: int) -> None:
+    game_id, key = new_game(stack)
+    asyncio.run(_through_postgres_restart(stack, workers, game_id, key))
+    assert replayed(stack, game_id).over
+    assert_survived(stack)
