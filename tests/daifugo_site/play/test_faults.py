@@ -45,10 +45,12 @@ def stack() -> Iterator[Stack]:
 
 
 @pytest.fixture()
-def workers(stack: Stack) -> Iterator[int]:
-    """One web worker and one computer worker for one test (stopped after it)."""
-    port = stack.start_web()
-    stack.start_computers()
+def workers(stack: Stack, request: pytest.FixtureRequest) -> Iterator[int]:
+    """One web worker and one computer worker for one test (stopped after it), with the
+    environment a test gives it (indirect parametrization)."""
+    extra: dict[str, str] = getattr(request, "param", {})
+    port = stack.start_web(**extra)
+    stack.start_computers(**extra)
     yield port
     if os.environ.get("DAIFUGO_FAULTS_LOG"):
         Path(os.environ["DAIFUGO_FAULTS_LOG"]).write_text(stack.log_text())
@@ -182,4 +184,62 @@ def test_postgres_restarted_mid_game(stack: Stack, workers: int) -> None:
     game_id, key = new_game(stack)
     asyncio.run(_through_postgres_restart(stack, workers, game_id, key))
     assert replayed(stack, game_id).over
+    assert_survived(stack)
+
+
+# -- slow PostgreSQL -------------------------------------------------------------------------
+
+SLOW = """
+CREATE FUNCTION slow() RETURNS trigger LANGUAGE plpgsql AS
+$$ BEGIN PERFORM pg_sleep(4); RETURN NEW; END $$;
+CREATE TRIGGER slow BEFORE UPDATE ON play_game FOR EACH ROW EXECUTE FUNCTION slow();
+"""
+
+
+async def _ping_while(port: int, busy: asyncio.Task[Table]) -> list[float]:
+    """Round trips of the ping socket while ``busy`` runs (the web worker's event loop)."""
+    import websockets
+
+    times = []
+    async with websockets.connect(
+        f"ws://127.0.0.1:{port}/ws/ping/ja/", additional_headers={"Origin": "http://127.0.0.1"}
+    ) as ping:
+        while not busy.done():
+            sent = time.perf_counter()
+            await ping.send(json.dumps({"data": len(times)}))
+            answer = json.loads(await asyncio.wait_for(ping.recv(), 10))
+            times.append(time.perf_counter() - sent)
+            assert answer["type"] == "pong" and answer["echo"] == len(times) - 1, answer
+            await asyncio.sleep(0.5)  # within the ping socket's 2 messages a second
+    return times
+
+
+async def _through_slow_postgres(stack: Stack, port: int, game_id: str, key: str) -> None:
+    page = Page(port, game_id, key)
+    table = await play_until(page, await page.connect(), 6)
+    before = table.version
+    stack.psql(SLOW)
+    started = time.monotonic()
+    await _answer(page, table)
+    reply = asyncio.get_running_loop().create_task(page.receive(timeout=30))
+    pings = await _ping_while(port, reply)
+    table = await reply
+    took = time.monotonic() - started
+    # The move's write was cancelled by statement_timeout (1 s here), not left to wait
+    # for the 4 s trigger, and the page was told in its language; nothing applied.
+    assert table.error == "unavailable" and table.version == before
+    assert took < 3.5, took
+    # Meanwhile the event loop answered the ping socket at once.
+    assert pings and max(pings) < 0.5, pings
+    stack.psql("DROP TRIGGER slow ON play_game; DROP FUNCTION slow();")
+    await _answer(page, dataclasses.replace(table, error=None))
+    table = await play_until(page, await page.receive(timeout=30), (before or 0) + 4)
+    await page.close()
+
+
+@pytest.mark.parametrize("workers", [{"DB_STATEMENT_TIMEOUT_MS": "1000"}], indirect=True)
+def test_slow_postgres(stack: Stack, workers: int) -> None:
+    game_id, key = new_game(stack)
+    asyncio.run(_through_slow_postgres(stack, workers, game_id, key))
+    replayed(stack, game_id)  # every stored action replays
     assert_survived(stack)
