@@ -664,8 +664,16 @@ async def sweep_forever() -> None:
             await sweep_once()
         except asyncio.CancelledError:
             raise
-        except Exception:  # noqa: BLE001 - the next sweep tries again
-            log.exception("computer sweep failed")
+        except (OSError, ConnectionError, _RedisError) as exc:
+            # Redis away (issue 43): one line a sweep, not a traceback; the next tries again.
+            log.warning("computer sweep: Redis does not answer (%r)", exc)
+        except Exception as exc:  # noqa: BLE001 - the next sweep tries again
+            from daifugo_site import outage
+
+            if outage.is_outage(exc):
+                log.warning("computer sweep: the database does not answer (%r)", exc)
+            else:
+                log.exception("computer sweep failed")
         await asyncio.sleep(settings.PLAY_SWEEP_SECONDS or 2.0)
 
 
