@@ -21,6 +21,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 
 from daifugo_site.limits import InboundBound, SendBacklog  # noqa: E402
+from daifugo_site.outage import SocketOutage  # noqa: E402
 from daifugo_site.routing import channel_routes, websocket_urlpatterns  # noqa: E402
 from daifugo_site.security import ExactOriginValidator, WebsocketHostValidator  # noqa: E402
 
@@ -65,8 +66,9 @@ application = ProtocolTypeRouter(
         # SendBacklog (outermost: it needs daphne's own send) lets consumers drop a client
         # that stops reading (daifugo_site/limits.py); InboundBound inside it bounds the
         # frames waiting for a consumer (and drops a client past that through its abort);
-        # then Host and Origin checks.
-        "websocket": SendBacklog(InboundBound(websocket_app())),
+        # then a database outage's translated error frame (daifugo_site/outage.py), then
+        # Host and Origin checks.
+        "websocket": SendBacklog(InboundBound(SocketOutage(websocket_app()))),
         # Background workers (`manage.py computers`): computer seats off the web workers.
         "channel": ChannelNameRouter(channel_routes),
     }

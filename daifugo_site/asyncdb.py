@@ -50,5 +50,11 @@ async def call(func: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
         runner = DatabaseSyncToAsync(func, thread_sensitive=False, executor=_executor())
     else:
         runner = DatabaseSyncToAsync(func)
-    result: R = await runner(*args, **kwargs)
+    try:
+        result: R = await runner(*args, **kwargs)
+    except Exception as exc:
+        from daifugo_site import outage
+
+        outage.is_outage(exc)  # marks the pool's connections suspect after an outage
+        raise
     return result

@@ -14,6 +14,9 @@ from django.urls import include, path
 from daifugo_site.pages import views as pages_views
 from daifugo_site.pages.sitemaps import SITEMAPS
 
+# A database outage answers the site's own translated 503 page (daifugo_site/outage.py).
+handler500 = "daifugo_site.outage.server_error"
+
 urlpatterns = [
     path("", pages_views.root_redirect, name="root"),
     # settings.ADMIN_PATH: admin/ in development, not guessable in production (prod.py).

@@ -97,10 +97,8 @@ def _levels(kind: str, i: int) -> list[str]:
     return ["beginner"] * 3
 
 
-def _prepare(
-    env: dict[str, str], clients: int, delay_ms: int, seed: int, levels: str = "beginner"
-) -> list[tuple[str, str]]:
-    """Migrate, then create one game and one session per client: (game id, session key)."""
+def _setup(env: dict[str, str]) -> None:
+    """Migrate the database ``env`` names, then set Django up in this process on it."""
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
         cwd=BASE_DIR,
@@ -111,28 +109,37 @@ def _prepare(
     import django
 
     django.setup()
+
+
+def new_game(i: int, delay_ms: int, seed: int, levels: str = "beginner") -> tuple[str, str]:
+    """A new game with its own session (after :func:`_setup`): (game id, session key)."""
     from django.contrib.sessions.backends.db import SessionStore
 
     from daifugo_site.play import services
     from rules_engine import RuleSet
 
-    pairs = []
-    for i in range(clients):
-        store = SessionStore()
-        token = services.player_token(store)
-        store.save()
-        game = services.create_game(
-            owner=token,
-            rules=RuleSet.preset("standard"),
-            players=4,
-            rounds=3,
-            levels=_levels(levels, i),
-            delay_ms=delay_ms,
-            seed=seed + i,
-        )
-        assert store.session_key is not None
-        pairs.append((game.id, store.session_key))
-    return pairs
+    store = SessionStore()
+    token = services.player_token(store)
+    store.save()
+    game = services.create_game(
+        owner=token,
+        rules=RuleSet.preset("standard"),
+        players=4,
+        rounds=3,
+        levels=_levels(levels, i),
+        delay_ms=delay_ms,
+        seed=seed + i,
+    )
+    assert store.session_key is not None
+    return game.id, store.session_key
+
+
+def _prepare(
+    env: dict[str, str], clients: int, delay_ms: int, seed: int, levels: str = "beginner"
+) -> list[tuple[str, str]]:
+    """Migrate, then create one game and one session per client: (game id, session key)."""
+    _setup(env)
+    return [new_game(i, delay_ms, seed, levels) for i in range(clients)]
 
 
 VERSION = re.compile(r'data-version="(\d+)"')
@@ -275,6 +282,49 @@ def _percentile(values: list[float], q: float) -> float:
     return values[int(q * (len(values) - 1))] if values else 0.0
 
 
+def start_workers(
+    stack: Any,
+    env: dict[str, str],
+    workers: int,
+    computer_workers: int,
+    delay_ms: int,
+    clients: int,
+    stats_file: Path | None = None,
+) -> list[int]:
+    """Start the web workers (daphne) and computer workers on ``stack``; their ports."""
+    from .localservices import wait_for_port
+
+    run_env = {
+        **env,
+        "PLAY_COMPUTER_DELAY_MS": str(delay_ms),
+        # The site's own budget (settings.base), not the tests' small one.
+        "PLAY_COMPUTER_PLAYOUTS": os.environ.get("PLAY_COMPUTER_PLAYOUTS", "6000"),
+        "PLAY_COMPUTER_BUDGET_MS": os.environ.get("PLAY_COMPUTER_BUDGET_MS", "450"),
+        # Every simulated visitor connects from 127.0.0.1: the per-address socket cap
+        # (sized for one household) would refuse all but the first few dozen.
+        "LIMIT_SOCKETS_PER_IP": str(2 * clients + 10),
+    }
+    if stats_file is not None:
+        run_env["PLAY_BENCH_STATS"] = str(stats_file)
+    ports = []
+    for _ in range(workers):
+        port = _free_port()
+        stack.web[port] = stack._spawn(
+            f"web-{port}",
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+             "daifugo_site.asgi:application"],
+            run_env,
+        )  # fmt: skip
+        ports.append(port)
+    for i in range(computer_workers):
+        stack.computers.append(
+            stack._spawn(f"computers-{i}", [sys.executable, "manage.py", "computers"], run_env)
+        )
+    for port in ports:
+        wait_for_port(port, proc=stack.web[port])
+    return ports
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m daifugo_site.play.bench")
     parser.add_argument("--clients", type=int, default=200, help="concurrent games")
@@ -322,36 +372,10 @@ def main(argv: list[str] | None = None) -> int:
             )
             for name in ("REDIS_URL", "DAIFUGO_TEST_REDIS_URL"):
                 env.pop(name, None)
-        run_env = {
-            **env,
-            "PLAY_COMPUTER_DELAY_MS": str(args.delay_ms),
-            "PLAY_BENCH_STATS": str(stats_file),
-            # The site's own budget (settings.base), not the tests' small one.
-            "PLAY_COMPUTER_PLAYOUTS": os.environ.get("PLAY_COMPUTER_PLAYOUTS", "6000"),
-            "PLAY_COMPUTER_BUDGET_MS": os.environ.get("PLAY_COMPUTER_BUDGET_MS", "450"),
-            # Every simulated visitor connects from 127.0.0.1: the per-address socket cap
-            # (sized for one household) would refuse all but the first few dozen.
-            "LIMIT_SOCKETS_PER_IP": str(2 * args.clients + 10),
-        }
         pairs = _prepare(env, args.clients, args.delay_ms, args.seed, args.levels)
-        ports = []
-        for _ in range(args.workers):
-            port = _free_port()
-            stack.web[port] = stack._spawn(
-                f"web-{port}",
-                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                 "daifugo_site.asgi:application"],
-                run_env,
-            )  # fmt: skip
-            ports.append(port)
-        for i in range(args.computer_workers):
-            stack.computers.append(
-                stack._spawn(f"computers-{i}", [sys.executable, "manage.py", "computers"], run_env)
-            )
-        for port in ports:
-            from .localservices import wait_for_port
-
-            wait_for_port(port, proc=stack.web[port])
+        ports = start_workers(
+            stack, env, args.workers, args.computer_workers, args.delay_ms, args.clients, stats_file
+        )
         stats = asyncio.run(
             _run_clients(
                 ports, pairs, args.seconds, args.seed, args.warmup, probe=_cpu_probe(stack)

@@ -344,6 +344,14 @@ class RedisLeases:
         return bool(await self._client().exists(self.key(game_id)))
 
 
+try:
+    from redis.exceptions import RedisError as _RedisError
+except ImportError:  # the embedded default has no Redis client
+
+    class _RedisError(Exception):  # type: ignore[no-redef]
+        pass
+
+
 _LEASES: Leases | None = None
 
 
@@ -419,7 +427,14 @@ async def _keep_lease(game_id: str, token: str) -> None:
 async def drive(game_id: str, version: int | None = None) -> None:
     """Play the game's computer seats until a human must act, if no one else is."""
     token = secrets.token_hex(8)
-    if not await leases().claim(game_id, token):
+    try:
+        claimed = await leases().claim(game_id, token)
+    except (OSError, ConnectionError, _RedisError) as exc:
+        # Redis away (issue 43): nobody can hold the game, so nobody drives it now; the
+        # sweep hands the turn out again once Redis answers.
+        log.warning("game %s not driven: no lease (%r)", game_id, exc)
+        return
+    if not claimed:
         return
     keeper = asyncio.create_task(_keep_lease(game_id, token))
     try:
@@ -556,13 +571,22 @@ def request_turn(
             message["news"] = news
         task = asyncio.get_running_loop().create_task(layer.send(CHANNEL, message))
         _BACKGROUND.add(task)
-        task.add_done_callback(_BACKGROUND.discard)
+        task.add_done_callback(_posted)
     else:
         ensure_sweeper()
         start_driver(game_id, version)
 
 
 _BACKGROUND: set[asyncio.Task[Any]] = set()
+
+
+def _posted(task: asyncio.Task[Any]) -> None:
+    _BACKGROUND.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        # Redis away (issue 43): the game is stored, so the sweep of a computer worker
+        # finds the turn once Redis is back; one line, not a traceback per move.
+        log.warning("a computer turn was not posted (%r); the sweep will find it",
+                    task.exception())  # fmt: skip
 
 
 # -- the sweep: turns nobody is driving (a killed worker, a restart) -------------------------
@@ -648,8 +672,16 @@ async def sweep_forever() -> None:
             await sweep_once()
         except asyncio.CancelledError:
             raise
-        except Exception:  # noqa: BLE001 - the next sweep tries again
-            log.exception("computer sweep failed")
+        except (OSError, ConnectionError, _RedisError) as exc:
+            # Redis away (issue 43): one line a sweep, not a traceback; the next tries again.
+            log.warning("computer sweep: Redis does not answer (%r)", exc)
+        except Exception as exc:  # noqa: BLE001 - the next sweep tries again
+            from daifugo_site import outage
+
+            if outage.is_outage(exc):
+                log.warning("computer sweep: the database does not answer (%r)", exc)
+            else:
+                log.exception("computer sweep failed")
         await asyncio.sleep(settings.PLAY_SWEEP_SECONDS or 2.0)
 
 

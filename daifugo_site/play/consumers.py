@@ -29,7 +29,7 @@ from typing import Any
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from daifugo_site import asyncdb, limits
+from daifugo_site import asyncdb, limits, outage
 from rules_engine import Action, CardError, format_cards, parse_cards
 
 from . import hooks, services
@@ -214,7 +214,13 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
             await self.handle(text_data, bytes_data)
         except limits.Malformed as refused:
             await self.send_error(refused.reason)
-        except Exception:
+        except Exception as exc:
+            if outage.is_outage(exc):
+                # The database is away or slow (issue 43): nothing was applied; say so in
+                # the page's language, and the page may try again.
+                log.warning("play socket message in game %s: %r", self.game_id, exc)
+                await self.send_error(outage.REASON)
+                return
             # A bug must not close the page's socket (nor skip its cleanup): log it and
             # answer with the generic refusal.
             log.exception("play socket message failed in game %s", self.game_id)

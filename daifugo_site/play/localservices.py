@@ -72,6 +72,8 @@ class Stack:
         self.redis_url = ""
         self.database_url = ""
         self.pg_dir: Path | None = None
+        self.pg_options = ""
+        self.redis: subprocess.Popen[bytes] | None = None
         self.web: dict[int, subprocess.Popen[bytes]] = {}
         self.computers: list[subprocess.Popen[bytes]] = []
 
@@ -86,8 +88,9 @@ class Stack:
         self.procs.append(proc)
         return proc
 
-    def start_redis(self) -> str:
-        port = free_port()
+    def start_redis(self, port: int | None = None) -> str:
+        """Start Redis (again on ``port``: a restart keeps the URL the workers know)."""
+        port = port or free_port()
         proc = self._spawn(
             "redis",
             [
@@ -103,8 +106,44 @@ class Stack:
             ],
         )
         wait_for_port(port, proc=proc)
+        self.redis = proc
         self.redis_url = f"redis://127.0.0.1:{port}/0"
         return self.redis_url
+
+    def stop_redis(self) -> None:
+        """Stop Redis (SIGKILL: nothing is saved, as after a crash; ``--save ""`` anyway)."""
+        assert self.redis is not None
+        self.kill(self.redis)
+
+    def _pg_ctl(self, *args: str) -> None:
+        assert self.pg_dir is not None
+        subprocess.run(
+            self._as_postgres([str(PG_BIN / "pg_ctl"), "-D", str(self.pg_dir), *args]),
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+
+    def stop_postgres(self) -> None:
+        """Stop PostgreSQL at once (``immediate``: every connection is cut)."""
+        self._pg_ctl("-m", "immediate", "-w", "stop")
+
+    def restart_postgres(self) -> None:
+        """Start the stopped PostgreSQL again, same port and data."""
+        self._pg_ctl("-l", str(self.pg_dir / "log"), "-w", "-o", self.pg_options, "start")
+
+    def psql(self, sql: str) -> str:
+        """Run SQL on the site's database as the superuser; its output (unaligned)."""
+        port = self.database_url.rsplit(":", 1)[1].split("/")[0]
+        done = subprocess.run(
+            self._as_postgres(
+                [str(PG_BIN / "psql"), "-h", "127.0.0.1", "-p", port, "-U", "postgres",
+                 "-d", "daifugo", "-At", "-v", "ON_ERROR_STOP=1", "-c", sql]
+            ),
+            check=True,
+            capture_output=True,
+            text=True,
+        )  # fmt: skip
+        return done.stdout
 
     def _as_postgres(self, cmd: list[str]) -> list[str]:
         return ["runuser", "-u", "postgres", "--", *cmd] if os.geteuid() == 0 else cmd
@@ -123,15 +162,9 @@ class Stack:
             check=True,
             stdout=subprocess.DEVNULL,
         )
-        subprocess.run(
-            self._as_postgres(
-                [str(PG_BIN / "pg_ctl"), "-D", str(data), "-l", str(data / "log"), "-w",
-                 "-o", f"-p {port} -k {data} -c listen_addresses=127.0.0.1 -c fsync=off", "start"]
-            ),
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )  # fmt: skip
+        self.pg_options = f"-p {port} -k {data} -c listen_addresses=127.0.0.1 -c fsync=off"
         self.pg_dir = data
+        self._pg_ctl("-l", str(data / "log"), "-w", "-o", self.pg_options, "start")
         subprocess.run(
             self._as_postgres(
                 [

@@ -344,7 +344,14 @@ async def submit(
     if outcome.accepted:
         # Read once: the broadcast and the computers' turn carry the same news.
         news = news_of(game_id, outcome.version)
-        await broadcast(game_id, outcome.version, news)
+        try:
+            await broadcast(game_id, outcome.version, news)
+        except Exception as exc:  # noqa: BLE001 - the move is committed whatever happens here
+            # The channel layer is away (Redis restarting, issue 43): the move stands and
+            # its own page shows it; other pages catch up when they next hear of the game
+            # or reconnect (each is sent its whole table then).
+            log.warning("game %s: version %d stored but not broadcast (%r)", game_id,
+                        outcome.version, exc)  # fmt: skip
         if not by_computer:
             ensure_driver(game_id, outcome.version, news)
         loaded = cached(game_id, outcome.version)

@@ -59,7 +59,16 @@ def database_from_url(url: str) -> dict[str, Any]:
         # per query cost more than the query, and 200 pages connecting at once then missed
         # daphne's 5 s handshake timeout (measured with the play bench). Under ASGI this
         # is the way to reuse connections (persistent ones would be per thread).
-        options.setdefault("pool", {"min_size": 2, "max_size": 8, "timeout": 10})
+        # The pool's wait is below daphne's 5 s WebSocket handshake timeout: a socket whose
+        # connect waits for a connection that will not come (PostgreSQL away) is still
+        # answered with the site's own error frame (daifugo_site/outage.py, issue 43).
+        options.setdefault("pool", {"min_size": 2, "max_size": 8, "timeout": 4})
+        # Bounded statements (issue 43): a query PostgreSQL is slow to answer is cancelled
+        # and reported to the page (outage.py) instead of holding a connection and a
+        # thread. DB_STATEMENT_TIMEOUT_MS=0 turns it off (e.g. a long data migration).
+        timeout_ms = int(os.environ.get("DB_STATEMENT_TIMEOUT_MS", "5000"))
+        if timeout_ms > 0:
+            options.setdefault("options", f"-c statement_timeout={timeout_ms}")
         return {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": unquote(parts.path.lstrip("/")),

@@ -42,6 +42,11 @@ REASON_TEXT: dict[str, str | Promise] = {
     "unknown_action": _("Unknown action."),
     "unknown_card": _("A card in that action does not exist."),
     "flood": _("Too many messages at once: please slow down."),
+    # The database did not answer, or not in time (daifugo_site/outage.py).
+    "unavailable": _(
+        "The server's database is not answering just now. Nothing you played is lost: "
+        "please try again in a moment."
+    ),
 }
 
 

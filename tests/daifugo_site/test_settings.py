@@ -75,7 +75,11 @@ def test_postgres_url() -> None:
         "PASSWORD": "p/ss",
         "HOST": "db.internal",
         "PORT": "6432",
-        "OPTIONS": {"sslmode": "require", "pool": {"min_size": 2, "max_size": 8, "timeout": 10}},
+        "OPTIONS": {
+            "sslmode": "require",
+            "pool": {"min_size": 2, "max_size": 8, "timeout": 4},
+            "options": "-c statement_timeout=5000",
+        },
         "CONN_MAX_AGE": 0,
     }
     assert database_from_url("postgresql://localhost/x")["PORT"] == ""

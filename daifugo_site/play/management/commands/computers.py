@@ -9,6 +9,8 @@ unfinished game waiting on a computer resumes without anyone opening its page.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any
 
 from channels.management.commands.runworker import Command as RunWorker
@@ -18,6 +20,11 @@ from django.core.management import CommandError
 
 from daifugo_site.play import computers
 
+log = logging.getLogger(__name__)
+
+#: Seconds between two attempts to read the channel while Redis does not answer.
+RETRY_S = 1.0
+
 
 class ComputerWorker(Worker):  # type: ignore[misc]
     async def handle(self) -> None:
@@ -25,6 +32,50 @@ class ComputerWorker(Worker):  # type: ignore[misc]
         # waiting on a computer resume without anyone opening their page.
         computers.ensure_sweeper(always=True)
         await super().handle()
+
+    async def listener(self, channel: str) -> None:
+        """Channels' listener, but a Redis outage is waited out instead of ending the
+        worker (issue 43: a restarted Redis left no computer worker at all). Turns posted
+        while Redis was away are lost with it; the sweep finds them afterwards."""
+        down = False
+        while True:
+            try:
+                message = await self.channel_layer.receive(channel)
+            except (OSError, ConnectionError) as exc:
+                self._down(exc, down)
+                down = True
+                await asyncio.sleep(RETRY_S)
+                continue
+            except Exception as exc:
+                # redis-py's errors (ConnectionError, TimeoutError) do not all derive
+                # from OSError; anything else is a bug and ends the worker as before.
+                if not _is_redis_outage(exc):
+                    raise
+                self._down(exc, down)
+                down = True
+                await asyncio.sleep(RETRY_S)
+                continue
+            if down:
+                log.warning("the channel layer answers again")
+                down = False
+            if not message.get("type", None):
+                raise ValueError("Worker received message with no type.")
+            scope = {"type": "channel", "channel": channel}
+            instance_queue = self.get_or_create_application_instance(channel, scope)
+            await instance_queue.put(message)
+
+    @staticmethod
+    def _down(exc: BaseException, already: bool) -> None:
+        if not already:
+            log.warning("the channel layer does not answer (%s); retrying", exc)
+
+
+def _is_redis_outage(exc: BaseException) -> bool:
+    try:
+        import redis.exceptions
+    except ImportError:
+        return False
+    return isinstance(exc, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError)
 
 
 class Command(RunWorker):  # type: ignore[misc]
