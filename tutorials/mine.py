@@ -36,7 +36,7 @@ from typing import Any
 
 from rules_engine import Move, Refusal, Round, RuleSet, observe
 from rules_engine.ai import make_player
-from rules_engine.cards import count, format_cards
+from rules_engine.cards import NUM_RANKS, RANK_MASKS, count, format_cards, jokers
 from rules_engine.effects import (
     CLEARED,
     EIGHT_CUT,
@@ -48,6 +48,7 @@ from rules_engine.effects import (
     SPADE3_RETURN,
     SUIT_LOCK,
 )
+from rules_engine.moves import GROUP, SINGLE
 from rules_engine.solver import SolverLimit, solve
 from rules_engine.state import EXCHANGE, PLAY
 
@@ -211,14 +212,6 @@ def _effect_themes(before: Round, after: Round, hero_moved: bool) -> set[str]:
     return themes
 
 
-def _unanswerable(r: Round) -> bool:
-    """After a play, nobody still to answer can beat it (all they have is pass)."""
-    if r.phase != PLAY or r.top is None:
-        return False
-    legal = r.legal_moves()
-    return all(m.is_pass for m in legal)
-
-
 def solution_line(r: Round, place: int, first: Move, oracle: engine.Oracle) -> list[dict]:
     """The line: seat 0 plays ``first`` then its first winning move each turn, the others
     their most stubborn defence (the tutor's own), until seat 0's place is settled."""
@@ -228,7 +221,7 @@ def solution_line(r: Round, place: int, first: Move, oracle: engine.Oracle) -> l
         seat = r.to_act
         nxt = r.apply(move)
         assert not isinstance(nxt, Refusal), nxt
-        line.append({"seat": seat, "move": str(move), "r": (r, nxt)})
+        line.append({"seat": seat, "move": str(move), "m": move, "r": (r, nxt)})
         r = nxt
         if oracle.decided(r) is not None or r.phase != PLAY or oracle.lost(r):
             break
@@ -251,7 +244,7 @@ def themes_of(r: Round, line: list[dict], winning: Move) -> list[str]:
         move_str = step["move"]
         if hero and move_str == "pass":
             themes.add("pass-until-clear")
-        if hero and move_str != "pass" and _unanswerable(after) and not _top_rank(before, after):
+        if hero and move_str != "pass" and _counted(after, step["m"]):
             themes.add("counting")
     # Going out with a forbidden card was there to be tempted by: a legal first move that
     # empties the hand but is penalised.
@@ -268,19 +261,30 @@ def themes_of(r: Round, line: list[dict], winning: Move) -> list[str]:
     return sorted(themes)
 
 
-def _top_rank(before: Round, after: Round) -> bool:
-    """The play is of the strongest rank (or a joker): no counting needed to know it wins."""
-    top = after.top
-    if top is None:
-        return True
-    from rules_engine.cards import RANK_2, RANK_3, jokers, rank_of, real
-
-    if jokers(top.cards):
-        return True
-    strongest = RANK_3 if after.revolution != after.jback else RANK_2
-    cards = real(top.cards)
-    ranks = {rank_of(i) for i in range(52) if cards >> i & 1}
-    return strongest in ranks
+def _counted(after: Round, move: Move) -> bool:
+    """The play cannot be answered because the stronger cards are gone: some card of a
+    stronger rank was played before, and the others no longer hold enough of any stronger
+    rank (nor a joker) to beat it. Knowing that takes counting the cards out; a play of
+    the top rank, or one nobody answers for want of cards, is not counting."""
+    if move.form not in (SINGLE, GROUP) or move.rank < 0 or move.jokers:
+        return False
+    others = 0
+    for seat, hand in enumerate(after.hands):
+        if seat != engine.LEARNER:
+            others |= hand
+    if jokers(others):
+        return False
+    mine = after.hands[engine.LEARNER]
+    reversed_order = after.revolution != after.jback
+    stronger = range(move.rank) if reversed_order else range(move.rank + 1, NUM_RANKS)
+    gone = False
+    for rank in stronger:
+        held = (others & RANK_MASKS[rank]).bit_count()
+        if held >= move.size:
+            return False
+        if held + (mine & RANK_MASKS[rank]).bit_count() < 4:
+            gone = True
+    return gone
 
 
 def rating_for(hero_moves: int, wrong: int, nodes: int) -> int:
@@ -409,6 +413,7 @@ def mine(
     log: Any = None,
     target: int | None = None,
     sink: Any = None,
+    only: frozenset[str] = frozenset(),
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Mine ``games`` games per preset and table size (round-robin); return the puzzles
     and statistics (time per puzzle)."""
@@ -425,6 +430,9 @@ def mine(
                 tried += 1
                 puzzle = make_puzzle(c, node_limit)
                 if puzzle is None:
+                    skipped += 1
+                    continue
+                if only and not only & set(puzzle["themes"]):
                     skipped += 1
                     continue
                 key = canonical_key(preset, puzzle["place"], c.round)
@@ -468,6 +476,24 @@ def mine(
     return puzzles, stats
 
 
+def merge(batches: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Several mined files as one: ids kept (they carry their seed), duplicates up to suit
+    symmetry dropped (the first kept)."""
+    seen: set[Hashable] = set()
+    ids: set[str] = set()
+    out = []
+    for batch in batches:
+        for p in batch:
+            r = engine.build_table({"preset": p["preset"]}, p["table"]).round
+            key = canonical_key(p["preset"], p["place"], r)
+            if key in seen or p["id"] in ids:
+                continue
+            seen.add(key)
+            ids.add(p["id"])
+            out.append(p)
+    return out
+
+
 def write(puzzles: list[dict[str, Any]], out: Path) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     with gzip.open(out, "wt", encoding="utf-8", compresslevel=9) as f:
@@ -502,11 +528,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--node-limit", type=int, default=NODE_LIMIT)
     parser.add_argument("--no-check", action="store_true", help="skip the tutor's validator")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument(
+        "--only", default="", help="keep only puzzles with one of these themes (comma list)"
+    )
+    parser.add_argument(
+        "--merge",
+        type=Path,
+        nargs="+",
+        help="merge these mined files into --out instead (duplicates up to suits dropped)",
+    )
     args = parser.parse_args(argv)
     import os
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "daifugo_site.settings.dev")
     django.setup()
+    if args.merge:
+        merged = merge([read(path) for path in args.merge])
+        write(merged, args.out)
+        print(json.dumps({"puzzles": len(merged), **summary(merged)}, indent=1))
+        return 0
     partial = args.out.with_suffix(".partial")
     with partial.open("w", encoding="utf-8") as sink:
         puzzles, stats = mine(
@@ -517,6 +557,7 @@ def main(argv: list[str] | None = None) -> int:
             log=sys.stderr,
             target=args.target,
             sink=sink,
+            only=frozenset(t for t in args.only.split(",") if t),
         )
     write(puzzles, args.out)
     print(json.dumps({**stats, **summary(puzzles)}, ensure_ascii=False, indent=1))

@@ -78,6 +78,13 @@ class Result:
 
 def record(player: PuzzlePlayer, puzzle: MinedPuzzle, solved: bool, mode: str = "rated") -> Result:
     """Rate one attempt (once per player and puzzle): both ratings move."""
+    try:
+        return _record(player, puzzle, solved, mode)
+    except IntegrityError:  # the same attempt from two requests at once: the first counted
+        return Result(PuzzleAttempt.objects.get(player=player, puzzle=puzzle), False)
+
+
+def _record(player: PuzzlePlayer, puzzle: MinedPuzzle, solved: bool, mode: str) -> Result:
     with transaction.atomic():
         # Locked rows: two answers at once cannot both count, nor lose an update.
         player = PuzzlePlayer.objects.select_for_update().get(pk=player.pk)

@@ -69,14 +69,7 @@ def served_mode(request: HttpRequest, puzzle: MinedPuzzle) -> str | None:
 
 
 def refusal(request: HttpRequest, text: Any, status: int) -> HttpResponse:
-    response = render(
-        request, "tutorials/puzzle_refused.html", {"reason": str(text)}, status=status
-    )
-    if request.htmx:
-        # The tutor's feedback region announces it in place (htmx swaps this answer too).
-        response["HX-Retarget"] = "#tutor-feedback"
-        response["HX-Reswap"] = "innerHTML"
-    return response
+    return render(request, "tutorials/puzzle_refused.html", {"reason": str(text)}, status=status)
 
 
 def before_act(
@@ -141,7 +134,7 @@ def panel(request: HttpRequest, lesson: Any, state: dict[str, Any]) -> dict[str,
         "player": player,
     }
     if attempt is not None:
-        context["delta"] = round(attempt.rating_after - attempt.rating_before)
+        context["delta"] = f"{round(attempt.rating_after - attempt.rating_before):+d}"
         context["themes"] = [theme_name(t) for t in puzzle.theme_list]
         context["line"] = line_sentences(lesson, puzzle)
         query = f"?mode={mode}"
@@ -238,7 +231,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "recent": [
                 {
                     "attempt": a,
-                    "delta": round(a.rating_after - a.rating_before),
+                    "delta": f"{round(a.rating_after - a.rating_before):+d}",
                     "themes": ", ".join(theme_name(t) for t in a.puzzle.theme_list),
                 }
                 for a in reversed(history[-30:])

@@ -58,15 +58,16 @@ def losing_move(p: MinedPuzzle) -> str:
     raise AssertionError("every move wins")
 
 
-def solve_it(client: Client, p: MinedPuzzle, lang: str = "zh-hans") -> None:
+def solve_it(client: Client, p: MinedPuzzle, lang: str = "zh-hans") -> str:
     """Play the puzzle through: each time, a winning move of seat 0."""
     step = p.lesson.steps.get()
     oracle = engine.Oracle(p.place)
+    html = ""
     for _ in range(20):
         row = Progress.objects.filter(lesson_id=p.lesson_id).first()
         state = row.state.get("steps", {}).get("0", {}) if row is not None else {}
         if state.get("done"):
-            return
+            return html
         line = state.get("line", [])
         r = engine.build_table(p.lesson.rules, step.table, line).round
         move = str(oracle.winning_moves(r)[0])
@@ -78,6 +79,7 @@ def solve_it(client: Client, p: MinedPuzzle, lang: str = "zh-hans") -> None:
             client, slug_of(p), "pass" if move == "pass" else "answer", lang=lang, step=0, **data
         )
         assert response.status_code == 200
+        html = response.content.decode()
     raise AssertionError("not solved")
 
 
@@ -100,8 +102,10 @@ def test_solving_raises_the_player_and_lowers_the_puzzle(client: Client, sample)
     p = sample[0]
     open_puzzle(client, p)
     before = p.rating
-    solve_it(client, p)
+    answered = solve_it(client, p)
     attempt = PuzzleAttempt.objects.get()
+    # The rating change is told in the feedback region (aria-live) of the answer itself.
+    assert 'data-testid="puzzle-rating-change"' in answered and "→" in answered
     assert attempt.solved and attempt.rating_after > 1500
     p.refresh_from_db()
     assert p.rating < before and p.attempts == 1 and p.solves == 1
