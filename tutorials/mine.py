@@ -47,6 +47,7 @@ from rules_engine.effects import (
     REVOLUTION,
     SPADE3_RETURN,
     SUIT_LOCK,
+    WENT_OUT,
 )
 from rules_engine.moves import GROUP, SINGLE
 from rules_engine.solver import SolverLimit, solve
@@ -192,16 +193,20 @@ def best_unique(r: Round, node_limit: int = NODE_LIMIT) -> tuple[int, list[Move]
     return None
 
 
-def _effect_themes(before: Round, after: Round, hero_moved: bool) -> set[str]:
+def _effect_themes(after: Round) -> set[str]:
     themes: set[str] = set()
-    for e in after.effects:
+    effects = after.effects
+    # A revolution, 11-back or lock started by a play that takes its player out matters to
+    # the others only: not what that player's puzzle is about.
+    went_out = any(e.kind in (WENT_OUT, PENALISED) for e in effects)
+    for e in effects:
         if e.kind == EIGHT_CUT:
             themes.add("eight-cut")
-        elif e.kind == REVOLUTION:
+        elif e.kind == REVOLUTION and not went_out:
             themes.add("revolution")
-        elif e.kind == JBACK and e.reason == "played":
+        elif e.kind == JBACK and e.reason == "played" and not went_out:
             themes.add("eleven-back")
-        elif e.kind in (SUIT_LOCK, NUMBER_LOCK):
+        elif e.kind in (SUIT_LOCK, NUMBER_LOCK) and not went_out:
             themes.add("lock")
         elif e.kind == SPADE3_RETURN or (e.kind == CLEARED and e.reason == "spade3"):
             themes.add("spade-3")
@@ -238,9 +243,9 @@ def solution_line(r: Round, place: int, first: Move, oracle: engine.Oracle) -> l
 def themes_of(r: Round, line: list[dict], winning: Move) -> list[str]:
     themes: set[str] = set()
     for step in line:
-        before, after = step["r"]
+        _before, after = step["r"]
         hero = step["seat"] == engine.LEARNER
-        themes |= _effect_themes(before, after, hero)
+        themes |= _effect_themes(after)
         move_str = step["move"]
         if hero and move_str == "pass":
             themes.add("pass-until-clear")
@@ -476,6 +481,24 @@ def mine(
     return puzzles, stats
 
 
+def retheme(p: dict[str, Any]) -> list[str]:
+    """A record's themes read again from its stored line (no search: the line is proven)."""
+    r = engine.build_table({"preset": p["preset"]}, p["table"]).round
+    start = r
+    line = []
+    for seat, text in p["line"]:
+        cards, form = engine.split_move(text)
+        move = (
+            r.move(cards, form) if text != "pass" else next(m for m in r.legal_moves() if m.is_pass)
+        )
+        assert isinstance(move, Move), move
+        nxt = r.apply(move)
+        assert not isinstance(nxt, Refusal), nxt
+        line.append({"seat": seat, "move": str(move), "m": move, "r": (r, nxt)})
+        r = nxt
+    return themes_of(start, line, line[0]["m"])
+
+
 def merge(batches: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
     """Several mined files as one: ids kept (they carry their seed), duplicates up to suit
     symmetry dropped (the first kept)."""
@@ -490,7 +513,7 @@ def merge(batches: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
                 continue
             seen.add(key)
             ids.add(p["id"])
-            out.append(p)
+            out.append({**p, "themes": retheme(p)})
     return out
 
 

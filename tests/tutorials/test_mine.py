@@ -41,6 +41,8 @@ def test_themes_are_read_and_known(batch) -> None:
         assert p["themes"] and set(p["themes"]) <= set(mine.THEMES)
         assert p["length"] >= 1 and 600 <= p["rating"] <= 2400
         assert p["line"][0] == [0, p["solution"]]
+        # The stored line says the same themes again (what --merge relies on).
+        assert mine.retheme(p) == p["themes"]
 
 
 def test_the_tutor_validator_accepts_each_one(batch) -> None:
