@@ -13,11 +13,12 @@ class TutorialsConfig(AppConfig):
     def load_site_content(self, *, verbosity: int = 1) -> str:
         """Load tutorials/content/ (see :mod:`tutorials.loader`); skip if it is not there."""
         from .loader import content_dir, load_content
+        from .mined import load_mined
 
         result = load_content(verbosity=verbosity)
         if result is None:
             return f"skipped: no content folder yet ({content_dir()})"
-        return result.summary()
+        return f"{result.summary()}; {load_mined()}"
 
     def stale_querysets(self) -> dict[str, Any]:
         """What ``manage.py purge`` deletes: guests' lesson progress not written for

@@ -243,3 +243,91 @@ class PlayerPuzzle(models.Model):
 
     def __str__(self) -> str:
         return f"{self.lesson.slug} ({'approved' if self.approved else 'waiting'})"
+
+
+class MinedPuzzle(models.Model):
+    """A puzzle found by the miner (:mod:`tutorials.mine`) in games between computer players.
+
+    Its position and step are a tutor lesson (``lesson``: the tutor's table, moves, defence
+    and refutations serve it); this row adds what makes it one of many: its themes, the
+    solution line, and a rating that moves with every attempt like a player's.
+    """
+
+    key = models.CharField(_("key"), max_length=40, unique=True)
+    lesson = models.OneToOneField(Lesson, on_delete=models.CASCADE, related_name="mined")
+    preset = models.CharField(_("rules"), max_length=20)
+    players = models.PositiveSmallIntegerField(_("players"))
+    place = models.PositiveSmallIntegerField(_("goal place"))
+    solution = models.CharField(_("solution"), max_length=100)
+    line = models.JSONField(_("solution line"), default=list)
+    # ",eight-cut,counting," so that one theme is a plain substring filter on any database.
+    themes = models.CharField(_("themes"), max_length=200)
+    length = models.PositiveSmallIntegerField(_("length"))
+    rating = models.FloatField(_("rating"), db_index=True)
+    deviation = models.FloatField(_("rating deviation"), default=350.0)
+    attempts = models.PositiveIntegerField(_("attempts"), default=0)
+    solves = models.PositiveIntegerField(_("solves"), default=0)
+    digest = models.CharField(max_length=64, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["key"]
+        verbose_name = _("mined puzzle")
+        verbose_name_plural = _("mined puzzles")
+
+    def __str__(self) -> str:
+        return f"{self.key} ({round(self.rating)})"
+
+    @property
+    def theme_list(self) -> list[str]:
+        return [t for t in self.themes.split(",") if t]
+
+
+class PuzzlePlayer(models.Model):
+    """A visitor's puzzle rating (a guest by session token, adopted on sign-up)."""
+
+    session_token = models.CharField(max_length=64, blank=True, db_index=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="puzzle_player",
+    )
+    rating = models.FloatField(_("rating"), default=1500.0)
+    deviation = models.FloatField(_("rating deviation"), default=350.0)
+    streak = models.PositiveIntegerField(_("current streak"), default=0)
+    best_streak = models.PositiveIntegerField(_("best streak"), default=0)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("puzzle player")
+        verbose_name_plural = _("puzzle players")
+
+    def __str__(self) -> str:
+        who: Any = self.user or self.session_token[:8]
+        return f"{who} · {round(self.rating)}"
+
+
+class PuzzleAttempt(models.Model):
+    """One rated attempt: a player meets a puzzle once (the first answer decides it)."""
+
+    player = models.ForeignKey(PuzzlePlayer, on_delete=models.CASCADE, related_name="attempts")
+    puzzle = models.ForeignKey(MinedPuzzle, on_delete=models.CASCADE, related_name="tries")
+    solved = models.BooleanField(_("solved"))
+    mode = models.CharField(_("mode"), max_length=10, default="rated")
+    rating_before = models.FloatField()
+    rating_after = models.FloatField()
+    puzzle_before = models.FloatField()
+    puzzle_after = models.FloatField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created", "id"]
+        verbose_name = _("puzzle attempt")
+        verbose_name_plural = _("puzzle attempts")
+        constraints = [
+            models.UniqueConstraint(fields=["player", "puzzle"], name="one_attempt_per_puzzle")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} · {self.puzzle.key} · {'solved' if self.solved else 'failed'}"

@@ -18,7 +18,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from . import engine, presenter, tutor
+from . import engine, presenter, puzzle_views, tutor
 from .models import Category, Kind, Lesson
 from .progress import get_progress, progress_rows, save, stars_for, step_state
 from .tutor import Lessonful
@@ -32,6 +32,7 @@ def index(request: HttpRequest) -> HttpResponse:
     lessons = (
         Lesson.objects.annotate(step_count=Count("steps"))
         .filter(Q(player_puzzle__isnull=True) | Q(player_puzzle__approved=True))
+        .filter(mined__isnull=True)
         .select_related("player_puzzle")
         .order_by("order", "slug")
     )
@@ -65,6 +66,9 @@ def index(request: HttpRequest) -> HttpResponse:
 def lesson(request: HttpRequest, slug: str) -> HttpResponse:
     found = get_object_or_404(Lesson, slug=slug)
     ls = Lessonful.load(found)
+    mined = puzzle_views.mined_of(found)
+    if mined is not None:  # opening a mined puzzle serves it (its moves are taken then)
+        puzzle_views.serve(request, mined)
     # Reading a lesson writes nothing for a visitor who has not acted yet (no session, no
     # progress row: crawlers and one-off readers leave no trace); their first action
     # creates both (see act). A visitor with progress has it updated as before.
@@ -102,8 +106,15 @@ def act(request: HttpRequest, slug: str) -> HttpResponse:
         progress.step_index = index = posted_step
     # An action for a step the visitor has since left (another tab, a double click) is
     # ignored: the current step is shown instead.
+    mined = puzzle_views.mined_of(found)
+    if mined is not None and 0 <= index < len(ls.steps):
+        refused = puzzle_views.before_act(request, mined, action, step_state(progress, index))
+        if refused is not None:
+            return refused
     if action in tutor.ACTIONS and (posted_step == index or action == "reset"):
         focus = tutor.perform(ls, progress, index, action, request.POST, embed=embed)
+        if mined is not None and 0 <= index < len(ls.steps):
+            puzzle_views.after_act(request, mined, action, step_state(progress, index))
         _start_step(ls, progress, index if embed else progress.step_index)
         save(progress)
     if not embed:
@@ -174,10 +185,12 @@ def step_context(
     }
     if index >= count:
         context["finished"] = True
+        context["mined"] = puzzle_views.panel(request, found, {})
         following = (
             Lesson.objects.filter(category=found.category, order__gt=found.order)
             # Never lead on to a players' puzzle still waiting for approval.
             .filter(Q(player_puzzle__isnull=True) | Q(player_puzzle__approved=True))
+            .filter(mined__isnull=True)
             .order_by("order", "slug")
             .first()
         )
@@ -194,6 +207,7 @@ def step_context(
     step = steps[index]
     state = step_state(progress, index)
     context.update(_step_parts(ls, step, index, state, embed=embed))
+    context["mined"] = puzzle_views.panel(request, found, state)
     if embed:
         after = index + 1 if state.get("done") and index + 1 < count else index
         context["continue_url"] = f"{found.get_absolute_url()}?step={after}"

@@ -35,6 +35,13 @@ def profile_for(user: Any) -> Profile:
     return profile
 
 
+def adopt_puzzles(session: Any, user: Any) -> None:
+    """The guest's puzzle rating and attempts become the account's (tutorials)."""
+    from tutorials.puzzle_rating import adopt
+
+    adopt(session, user)
+
+
 def adopt_guest(request: Any, user: Any) -> None:
     """Move this browser's guest games and lesson progress to ``user``'s account."""
     session = request.session
@@ -53,6 +60,7 @@ def adopt_guest(request: Any, user: Any) -> None:
             Progress.objects.filter(session_token=tutor_token, user__isnull=True).exclude(
                 lesson_id__in=list(taken)
             ).update(user=user)
+        adopt_puzzles(session, user)
 
 
 def _on_login(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
