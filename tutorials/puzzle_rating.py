@@ -1,6 +1,6 @@
 """Puzzle ratings: every attempt is a rated game between a player and a puzzle.
 
-The model is the rated 1v1's (:mod:`daifugo_site.rated.ratings`, OpenSkill on a Glicko-like
+The model is the rated 1v1's (:mod:`daifugo_site.ratings`, OpenSkill on a Glicko-like
 scale): solving is the player beating the puzzle, failing the puzzle beating the player,
 and both ratings move. A player is a signed-in user or a guest's session token (adopted on
 sign-up, :func:`adopt`). A player meets a puzzle once: the attempt is unique per player
@@ -22,7 +22,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 
-from daifugo_site.rated.ratings import rate_1v1
+from daifugo_site.ratings import rate_1v1
 
 from .models import MinedPuzzle, PuzzleAttempt, PuzzlePlayer
 from .progress import TOKEN_KEY, visitor_token

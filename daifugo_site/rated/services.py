@@ -30,11 +30,11 @@ from daifugo_site.accounts.stats import record as record_stats
 from daifugo_site.play import clock
 from daifugo_site.play import services as play
 from daifugo_site.play.models import Game
+from daifugo_site.ratings import START_MU, START_SIGMA, rate_1v1
 from rules_engine import Match, RuleSet
 from rules_engine.rules import ONE_ON_ONE
 
 from .models import QueueEntry, RatedGame, Rating, RatingChange
-from .ratings import START_MU, START_SIGMA, rate_1v1
 
 log = logging.getLogger(__name__)
 

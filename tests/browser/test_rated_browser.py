@@ -85,7 +85,7 @@ def rating_numbers(page: Any) -> list[int]:
 def test_two_browsers_play_a_rated_game_to_the_end(
     daphne_server: DaphneServer, new_page: Any
 ) -> None:
-    from daifugo_site.rated.ratings import rate_1v1
+    from daifugo_site.ratings import rate_1v1
 
     url = daphne_server.url
     pages = [new_page(locale="zh-CN"), new_page(locale="zh-CN")]

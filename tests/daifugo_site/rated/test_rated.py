@@ -21,7 +21,7 @@ from daifugo_site.play import services as play
 from daifugo_site.play.models import Game
 from daifugo_site.rated import services
 from daifugo_site.rated.models import QueueEntry, RatedGame, Rating, RatingChange
-from daifugo_site.rated.ratings import rate_1v1
+from daifugo_site.ratings import rate_1v1
 from rules_engine import Match, card_codes
 
 from .conftest import RatedClient, account, queue_socket

@@ -1,4 +1,6 @@
-"""Rating updates with OpenSkill (Weng-Lin, Plackett-Luce), on a Glicko-like scale.
+"""Rating updates with OpenSkill (Weng-Lin, Plackett-Luce), on a Glicko-like scale: the
+rated 1v1's players and the mined puzzles (tutorials/puzzle_rating.py) alike, so it lives
+below both.
 
 Why OpenSkill (``openskill`` on PyPI) rather than the ``glicko2`` package: it is
 maintained (releases through 2026, typed), its update is made for one game at a time
