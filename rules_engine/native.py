@@ -53,6 +53,7 @@ COMPILED = (
     "match",
     "solver",
     "ai/beginner",
+    "ai/heuristics",
     "ai/intermediate",
     "ai/policy",
     "ai/worlds",

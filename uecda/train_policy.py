@@ -22,7 +22,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from rules_engine.ai.intermediate import heuristic_move, round_context, round_legal
+from rules_engine.ai.heuristics import heuristic_move, round_context, round_legal
 from rules_engine.ai.policy import (
     FOLLOW_FEATURES,
     LEAD_FEATURES,

@@ -36,7 +36,7 @@ from typing import Any
 
 from rules_engine import Action, Move, Observation, Refusal, Round, format_cards, parse_cards
 from rules_engine.ai.advanced import AdvancedPlayer, playout
-from rules_engine.ai.intermediate import (
+from rules_engine.ai.heuristics import (
     context_from_observation,
     heuristic_move,
     legal_version,
@@ -371,7 +371,7 @@ def hint(obs: Observation, seed: str, budget: Budget) -> dict[str, Any]:
     expected points against the heuristic's move, the solver's verdict when exact, and
     the hand's groups the suggestion keeps whole."""
     if obs.phase == "exchange":
-        from rules_engine.ai.intermediate import return_cards
+        from rules_engine.ai.heuristics import return_cards
 
         cards = return_cards(obs.hand, obs.owe, obs.rules)
         return {"kind": "give", "best": format_cards(cards)}
@@ -443,7 +443,7 @@ def return_candidates(obs: Observation, made: int) -> list[int]:
     from itertools import combinations
 
     from rules_engine.ai.base import strength
-    from rules_engine.ai.intermediate import return_cards
+    from rules_engine.ai.heuristics import return_cards
     from rules_engine.cards import JOKER_UNIT, REAL_MASK, iter_indices, rank_of
 
     found = [return_cards(obs.hand, obs.owe, obs.rules)]
@@ -487,7 +487,7 @@ class ExchangeWorlds:
     its partner's strongest cards, so the ``owe`` strongest cards of the two hands together
     are in the giver's hand; the two hands are re-split under that condition (exactly: the
     condition does not depend on which cards the two share), and the giver's return is
-    made as the computer players make it (:func:`~rules_engine.ai.intermediate.return_cards`).
+    made as the computer players make it (:func:`~rules_engine.ai.heuristics.return_cards`).
     The hands returned are those of the table once every other return is made, so the
     seat's own candidate return ends the exchange and the round is played out from the
     real card counts.
@@ -516,7 +516,7 @@ class ExchangeWorlds:
         return hands
 
     def _draw(self) -> list[int]:
-        from rules_engine.ai.intermediate import return_cards
+        from rules_engine.ai.heuristics import return_cards
 
         hands = self.before_returns()
         for p in self.pending:

@@ -16,7 +16,7 @@ For each decision it
    candidate in one sampled world (the *j*-th playout of every candidate
    uses the same *j*-th world, so candidates are compared on equal deals)
    and plays to the end of the round, every seat with the fast intermediate policy
-   (:func:`~rules_engine.ai.intermediate.rollout_move`) or, under rules the learned
+   (:func:`~rules_engine.ai.heuristics.rollout_move`) or, under rules the learned
    policy was fitted to (UECda's), with a move drawn from that policy
    (:func:`~rules_engine.ai.policy.policy_move`), scoring the worth of
    the seat's place: its points, plus, when more rounds follow, what the class
@@ -53,7 +53,7 @@ from ..solver import SolverLimit, hero_place, solve
 from ..state import PLAY, Refusal, Round
 from .base import Budget
 from .choices import SEARCHED_CHOICES, apply_choice, observation_choices, round_choice
-from .intermediate import (
+from .heuristics import (
     context_from_observation,
     heuristic_move,
     legal_version,
@@ -125,7 +125,7 @@ READ_WORLDS = 96
 #: where FujiGokoro passed, and stronger cards where it played weaker ones). See the README.
 OUTLOOK_WITH_POLICY = False
 #: Under the same rules every seat in a rollout takes a sure way out when it has one
-#: (:func:`~rules_engine.ai.intermediate.sure_move`: the rest of its hand beyond the
+#: (:func:`~rules_engine.ai.heuristics.sure_move`: the rest of its hand beyond the
 #: others' reach), before the policy draws: drawn at temperature 1, the policy missed
 #: about one in three of them on a played field (391 of 1,216 in 300 self-play games),
 #: where FujiGokoro's own playouts check for such a line first.
@@ -154,13 +154,13 @@ class Rollout:
     """How a playout plays every seat to the end of the round, and what it scores.
 
     By default every seat plays the intermediate heuristic
-    (:func:`~rules_engine.ai.intermediate.rollout_move`, passing where it would play with
+    (:func:`~rules_engine.ai.heuristics.rollout_move`, passing where it would play with
     chance ``noise``). ``every`` puts every seat on the learned policy instead, each move
     drawn at ``temperature`` (0: its best). ``others`` draws the other seats' moves from
     those weights at :data:`OPPONENT_TEMPERATURE`, and ``own`` the seat's own at
     ``own_temperature``; they take precedence over ``every`` for the seats they cover.
     With ``sure`` a seat that has a sure way out
-    (:func:`~rules_engine.ai.intermediate.sure_move`) takes it before any of them.
+    (:func:`~rules_engine.ai.heuristics.sure_move`) takes it before any of them.
     The score is ``values`` by place (first .. last), or without them the place's points
     (n-1 for first ... 0 for last).
     """

@@ -27,7 +27,6 @@ True
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from collections.abc import Sequence
 from functools import lru_cache
@@ -184,13 +183,13 @@ def measure(preset: str, players: int, matches: int, seed: int | str = 1) -> Tab
     from ..cards import format_cards
     from ..match import Match
     from ..state import EXCHANGE, NAME_CHOICE, OVER, Refusal, rank_text
-    from .intermediate import IntermediatePlayer
+    from .choices import observation_choices
+    from .heuristics import heuristic_move, observation_choice, return_cards
 
     rules = RuleSet.preset(preset)
     # The heuristic in every preset, UECda's included (where the intermediate level plays
-    # the learned policy): the shipped tables were all measured by it.
-    player = IntermediatePlayer(policy=False)
-    rng = random.Random(0)
+    # the learned policy): the shipped tables were all measured by it (what
+    # IntermediatePlayer(policy=False) plays; the player itself builds on this module).
     counts = [[0] * players for _ in range(players)]
     for i in range(matches):
         m: Match | Refusal = Match.new(rules, players, 3, f"{seed}:{preset}:{players}:{i}")
@@ -201,18 +200,19 @@ def measure(preset: str, players: int, matches: int, seed: int | str = 1) -> Tab
                 action = Action.next_round()
             elif r.phase == EXCHANGE:
                 seat = next(s for s in range(players) if r.owed[s])
-                cards = player.choose_return(m.observe(seat), rng)
+                obs = m.observe(seat)
+                cards = return_cards(obs.hand, obs.owe, obs.rules)
                 action = Action.give(seat, format_cards(cards))
             elif (owed := r.owed_choice()) is not None:
                 # A house-rule choice (RULES.md section 8).
-                choice = player.choose_choice(m.observe(owed[0]), rng)
+                choice = observation_choices(m.observe(owed[0]))[0]
                 action = (
                     Action.name(owed[0], rank_text(choice))
                     if owed[1] == NAME_CHOICE
                     else Action.choose(owed[0], format_cards(choice))
                 )
             else:
-                move = player.choose_move(m.observe(r.to_act), rng)
+                move = observation_choice(m.observe(r.to_act), heuristic_move)
                 action = (
                     Action.pass_(r.to_act)
                     if move.form == 0

@@ -1,6 +1,6 @@
 """A learned move policy: a softmax over features of each option, fitted to game records.
 
-The options are those the intermediate planner weighs (:func:`~.intermediate.plan`): on
+The options are those the intermediate planner weighs (:func:`~.heuristics.plan`): on
 an empty field the hand's planned combinations, on a played field a pass and every legal
 play. Each option is described by a few numbers (how strong it is, whether it breaks a
 combination, spends a joker or a 2, cuts, starts a revolution, locks the suits, is safe
@@ -39,7 +39,7 @@ from ..moves import PASS_FORM, SEQUENCE, SINGLE, Move
 from ..observation import Observation
 from ..rules import RuleSet
 from ..state import Round
-from .intermediate import (
+from .heuristics import (
     Context,
     observation_choice,
     plan,

@@ -23,6 +23,7 @@ MODULES = [
     "rules_engine.ai",
     "rules_engine.ai.base",
     "rules_engine.ai.beginner",
+    "rules_engine.ai.heuristics",
     "rules_engine.ai.intermediate",
     "rules_engine.ai.policy",
     "rules_engine.ai.worlds",

@@ -202,7 +202,7 @@ def test_exchange_search_on_a_short_hand_never_gives_its_2() -> None:
 def test_sampled_worlds_read_the_exchange_between_other_seats() -> None:
     # The last place had to hand its two strongest cards to the first: a seat watching
     # from the middle should guess the joker with the first place more often than chance.
-    from rules_engine.ai.intermediate import return_cards
+    from rules_engine.ai.heuristics import return_cards
 
     rules = RuleSet.preset("uecda")
     weighted = uniform = truth = deals = 0.0

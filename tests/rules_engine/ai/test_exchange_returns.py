@@ -11,7 +11,7 @@ import pytest
 
 from rules_engine import Round, RuleSet, observe
 from rules_engine.ai import LEVELS, Budget, make_player
-from rules_engine.ai.intermediate import return_cards
+from rules_engine.ai.heuristics import return_cards
 from rules_engine.cards import (
     JOKER_SHIFT,
     RANK_MASKS,

@@ -11,7 +11,7 @@ from aihelpers import TABLES, random_positions
 
 from rules_engine import Round, RuleSet, observe
 from rules_engine.ai import DEFAULT_BUDGET, AdvancedPlayer, Budget, IntermediatePlayer, make_player
-from rules_engine.ai.intermediate import FALLBACKS, plan, rollout_move, sure_move
+from rules_engine.ai.heuristics import FALLBACKS, plan, rollout_move, sure_move
 from rules_engine.ai.policy import policy_move
 from rules_engine.cards import count, format_cards, parse_cards
 from rules_engine.effects import forbidden_finish
@@ -212,7 +212,7 @@ def test_searches_its_exchange_under_the_fitted_rules() -> None:
 def test_the_heuristic_in_the_sites_presets_unless_forced() -> None:
     """In the site's presets the level is the heuristic, searches nothing and ignores its
     generator; forced onto the policy it plays it there too."""
-    from rules_engine.ai.intermediate import heuristic_move, observation_choice
+    from rules_engine.ai.heuristics import heuristic_move, observation_choice
     from rules_engine.ai.policy import observation_move
 
     by_rules = IntermediatePlayer()

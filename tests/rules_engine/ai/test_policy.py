@@ -11,7 +11,7 @@ import pytest
 from aihelpers import TABLES, random_positions
 
 from rules_engine import Round, RuleSet
-from rules_engine.ai.intermediate import round_context, round_legal
+from rules_engine.ai.heuristics import round_context, round_legal
 from rules_engine.ai.policy import (
     FOLLOW_FEATURES,
     LEAD_FEATURES,
