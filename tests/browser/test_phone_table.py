@@ -35,7 +35,8 @@ LAYOUT_PROBLEMS = """(minTarget) => {
   const problems = [];
   const vw = window.innerWidth, vh = window.innerHeight;
   const box = (el) => el.getBoundingClientRect();
-  const inside = (r) => r.left >= -0.5 && r.top >= -0.5 && r.right <= vw + 0.5 && r.bottom <= vh + 0.5;
+  const inside = (r) =>
+    r.left >= -0.5 && r.top >= -0.5 && r.right <= vw + 0.5 && r.bottom <= vh + 0.5;
   const shown = (el) => {
     if (!el.checkVisibility({opacityProperty: true, visibilityProperty: true})) { return false; }
     // Drawn in view: some point of it, inside the screen, is on top there (a visually
@@ -62,7 +63,9 @@ LAYOUT_PROBLEMS = """(minTarget) => {
     const el = document.querySelector(selector);
     if (!el) { problems.push(name + ' missing'); continue; }
     const r = box(el);
-    if (!inside(r) || r.width < 1) { problems.push(name + ' outside the screen: ' + JSON.stringify(r)); }
+    if (!inside(r) || r.width < 1) {
+      problems.push(name + ' outside the screen: ' + JSON.stringify(r));
+    }
   }
   if (window.scrollY !== 0) { problems.push('the page scrolled to ' + window.scrollY); }
   const sw = document.scrollingElement.scrollWidth;
@@ -74,8 +77,11 @@ LAYOUT_PROBLEMS = """(minTarget) => {
     const code = el.dataset.card || el.dataset.fanCard;
     seen[code] = (seen[code] || 0) + 1;
   });
-  for (const code in seen) { if (seen[code] > 1) { problems.push(code + ' drawn ' + seen[code] + ' times'); } }
-  const fields = [...document.querySelectorAll('[data-testid="field"], .summary__field')].filter(shown);
+  for (const code in seen) {
+    if (seen[code] > 1) { problems.push(code + ' drawn ' + seen[code] + ' times'); }
+  }
+  const fields = [...document.querySelectorAll('[data-testid="field"], .summary__field')]
+    .filter(shown);
   if (fields.length !== 1) { problems.push(fields.length + ' fields in view'); }
   if ([...document.querySelectorAll('#summary, .hand__cards')].some(shown)) {
     problems.push("the panel's copy of the table is in view");
@@ -85,20 +91,28 @@ LAYOUT_PROBLEMS = """(minTarget) => {
     if (!shown(el)) { return; }
     const r = box(el);
     if (r.width < minTarget || r.height < minTarget) {
-      problems.push((el.dataset.action || el.textContent.trim()) + ' is ' + Math.round(r.width) + '×' + Math.round(r.height));
+      const name = el.dataset.action || el.textContent.trim();
+      problems.push(name + ' is ' + Math.round(r.width) + '×' + Math.round(r.height));
     }
   });
   document.querySelectorAll('.fan-row').forEach((row) => {
     const lefts = [...row.children].map((c) => box(c.firstElementChild).left);
     for (let i = 1; i < lefts.length; i++) {
-      if (lefts[i] - lefts[i - 1] < minTarget - 1.5) { problems.push('fanned cards ' + (lefts[i] - lefts[i - 1]).toFixed(1) + ' px apart'); break; }
+      const apart = lefts[i] - lefts[i - 1];
+      if (apart < minTarget - 1.5) {
+        problems.push('fanned cards ' + apart.toFixed(1) + ' px apart');
+        break;
+      }
     }
   });
   const rows = [...document.querySelectorAll('.fan-row')].map((r) => box(r).top);
   for (let i = 1; i < rows.length; i++) {
-    if (rows[i] - rows[i - 1] < minTarget - 1.5) { problems.push('fan rows ' + (rows[i] - rows[i - 1]).toFixed(1) + ' px apart'); }
+    const apart = rows[i] - rows[i - 1];
+    if (apart < minTarget - 1.5) { problems.push('fan rows ' + apart.toFixed(1) + ' px apart'); }
   }
-  if ([...document.querySelectorAll('kbd')].some(shown)) { problems.push('a key badge on a touch screen'); }
+  if ([...document.querySelectorAll('kbd')].some(shown)) {
+    problems.push('a key badge on a touch screen');
+  }
   return problems;
 }"""
 
