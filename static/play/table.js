@@ -296,11 +296,20 @@
   // kept across the swap (hx-preserve); its button takes the state the server rendered in
   // the pushed one.
   var pushedHintDisabled = null;
+  var keptSelection = [];
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail && event.detail.target;
     if (!target || target.id !== "hand") { return; }
     var fresh = event.detail.fragment && event.detail.fragment.querySelector('[data-action="hint"]');
     pushedHintDisabled = fresh ? fresh.disabled : null;
+    // The same table sent again (the first frame after the socket connects, or another
+    // part of the table changed): the cards already picked stay picked.
+    var version = function (root) {
+      var input = root && root.querySelector('input[name="v"]');
+      return input ? input.value : null;
+    };
+    var newVersion = version(event.detail.fragment);
+    keptSelection = newVersion !== null && newVersion === version(target) ? selectedCodes(target) : [];
     if (target.contains(document.activeElement)) {
       window.__handFocus = document.activeElement.dataset.card || document.activeElement.dataset.action;
     }
@@ -309,6 +318,11 @@
     var target = event.detail && event.detail.target;
     if (!target) { return; }
     if (target.id === "hand") {
+      keptSelection.forEach(function (code) {
+        var again = hand() && hand().querySelector('button[data-card="' + code + '"]');
+        if (again) { again.setAttribute("aria-pressed", "true"); }
+      });
+      keptSelection = [];
       buildFan();
       var kept = document.querySelector('#hint-area [data-action="hint"]');
       if (kept && pushedHintDisabled !== null) { kept.disabled = pushedHintDisabled; }

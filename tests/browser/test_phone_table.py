@@ -133,6 +133,9 @@ VISIBLE_POINT = """(card) => {
 def tap_card(page: Any, code: str) -> None:
     card = page.locator(f'[data-hand-fan] [data-fan-card="{code}"]')
     point = card.evaluate(VISIBLE_POINT)
+    if point is None:  # a card still rising or sinking: once more when it has settled
+        page.wait_for_timeout(300)
+        point = card.evaluate(VISIBLE_POINT)
     assert point is not None, f"no uncovered part of {code} to tap"
     page.touchscreen.tap(point["x"], point["y"])
     expect(card).to_have_class(re.compile(r"\bis-selected\b"))
@@ -160,12 +163,18 @@ def test_a_whole_round_on_a_phone_without_scrolling(
         has_touch=True,
         is_mobile=True,
     )
+    # Count the socket's frames: the first one (the whole table) is awaited before acting.
+    page.add_init_script(
+        "document.addEventListener('htmx:wsAfterMessage', () => {"
+        " window.__frames = (window.__frames || 0) + 1; });"
+    )
     page.goto(f"{daphne_server.url}/{lang}/play/")
     page.locator('select[name="table"]').select_option(table)
     page.locator('select[name="speed"]').select_option("300")
     page.locator('select[name="rounds"]').select_option("3")
     page.locator('[data-action="start"]').tap()
     page.wait_for_selector("[data-hand-fan] [data-fan-card]")
+    page.wait_for_function("() => window.__frames > 0")
     page.evaluate("window.scrollTo(0, 0)")
 
     deadline = time.monotonic() + ROUND_TIMEOUT
