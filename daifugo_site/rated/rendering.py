@@ -23,7 +23,7 @@ from . import services
 from .models import RatedGame, RatingChange
 
 #: play/game.html's partials a rated page shows (one round, no exchange, its own result).
-TABLE_FRAGMENTS = ("status", "seats", "field", "hand")
+TABLE_FRAGMENTS = ("status", "seats", "field", "summary", "hand")
 
 
 def seat_view(game: Game, match: Match, seat: int) -> TableView:

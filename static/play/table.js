@@ -48,6 +48,9 @@
   // A picture (aria-hidden, not focusable) of the card buttons: a click on a fanned card
   // presses its button, so mouse and touch play on the table and the panel stays the one
   // set of controls for keyboards and screen readers.
+  // The smallest strip of a card left uncovered, across and down: a fingertip (44 px).
+  var MIN_STRIP = 44;
+
   function buildFan() {
     var fan = document.querySelector("[data-hand-fan]");
     var root = hand();
@@ -55,20 +58,58 @@
     fan.textContent = "";
     if (!root) { return; }
     var buttons = Array.from(root.querySelectorAll("button[data-card]"));
-    var spread = Math.min(4, 48 / Math.max(buttons.length, 1));
-    buttons.forEach(function (button, i) {
+    var items = buttons.map(function (button) {
       var item = document.createElement("span");
       item.className = "fan-card";
       item.dataset.fanCard = button.dataset.card;
-      item.style.setProperty("--fan-angle", ((i - (buttons.length - 1) / 2) * spread).toFixed(1) + "deg");
       var face = document.createElement("span");
       face.className = button.className;
       face.innerHTML = button.innerHTML;
       item.appendChild(face);
-      fan.appendChild(item);
+      return item;
     });
+    if (!items.length) { return; }
+    // Measure one card, then split the hand into the fewest rows whose cards each keep a
+    // MIN_STRIP-wide strip uncovered; the rows overlap by all but MIN_STRIP of a card.
+    var row = document.createElement("span");
+    row.className = "fan-row";
+    row.appendChild(items[0]);
+    fan.appendChild(row);
+    var cardWidth = items[0].firstChild.getBoundingClientRect().width || 47;
+    var cardHeight = items[0].firstChild.getBoundingClientRect().height || 67;
+    var width = Math.max(fan.clientWidth - 16, cardWidth);  // measured while not :empty
+    fan.textContent = "";
+    var perRow = Math.max(1, Math.floor((width - cardWidth) / MIN_STRIP) + 1);
+    var rows = Math.ceil(items.length / perRow);
+    var inRow = Math.ceil(items.length / rows);
+    // A row's cards show MIN_STRIP above the next row even when sunk (play.css: 0.45rem).
+    fan.style.setProperty("--fan-row-overlap", (MIN_STRIP + 10 - cardHeight).toFixed(1) + "px");
+    for (var r = 0; r < rows; r++) {
+      var part = items.slice(r * inRow, (r + 1) * inRow);
+      if (!part.length) { break; }
+      row = document.createElement("span");
+      row.className = "fan-row";
+      // Spread to fill the row up to a loose fan, never closer than MIN_STRIP.
+      var step = part.length > 1 ? Math.min(Math.max(MIN_STRIP, cardWidth * 0.7), (width - cardWidth) / (part.length - 1)) : cardWidth;
+      row.style.setProperty("--fan-overlap", (step - cardWidth).toFixed(1) + "px");
+      // A shallow arc: the outer cards lean out by only a few pixels (play.css turns them
+      // about a point 1.5 card-heights below), so a full row stays inside the screen.
+      var spread = Math.min(1.5, 12 / Math.max(part.length, 1));
+      part.forEach(function (item, i) {
+        item.style.setProperty("--fan-angle", ((i - (part.length - 1) / 2) * spread).toFixed(1) + "deg");
+        row.appendChild(item);
+      });
+      fan.appendChild(row);
+    }
     syncFan();
   }
+
+  // A turned phone or a resized window: the rows are measured again.
+  var resizeTimer = null;
+  window.addEventListener("resize", function () {
+    window.clearTimeout(resizeTimer);
+    resizeTimer = window.setTimeout(buildFan, 150);
+  });
 
   function syncFan() {
     var root = hand();
@@ -76,8 +117,13 @@
       var button = root && root.querySelector('button[data-card="' + item.dataset.fanCard + '"]');
       item.classList.toggle("is-selected", !!button && button.getAttribute("aria-pressed") === "true");
       item.classList.toggle("is-dim", !!button && !!button.closest(".is-dim"));
+      item.classList.toggle("is-focused", !!button && button === document.activeElement);
     });
   }
+  // Focus on a hand card (the panel's button, visually hidden on a small screen) is also
+  // drawn on its fanned picture.
+  document.addEventListener("focusin", syncFan);
+  document.addEventListener("focusout", function () { window.setTimeout(syncFan, 0); });
 
   document.addEventListener("click", function (event) {
     var item = event.target.closest && event.target.closest("[data-hand-fan] [data-fan-card]");
@@ -281,11 +327,20 @@
   // kept across the swap (hx-preserve); its button takes the state the server rendered in
   // the pushed one.
   var pushedHintDisabled = null;
+  var keptSelection = [];
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail && event.detail.target;
     if (!target || target.id !== "hand") { return; }
     var fresh = event.detail.fragment && event.detail.fragment.querySelector('[data-action="hint"]');
     pushedHintDisabled = fresh ? fresh.disabled : null;
+    // The same table sent again (the first frame after the socket connects, or another
+    // part of the table changed): the cards already picked stay picked.
+    var version = function (root) {
+      var input = root && root.querySelector('input[name="v"]');
+      return input ? input.value : null;
+    };
+    var newVersion = version(event.detail.fragment);
+    keptSelection = newVersion !== null && newVersion === version(target) ? selectedCodes(target) : [];
     if (target.contains(document.activeElement)) {
       window.__handFocus = document.activeElement.dataset.card || document.activeElement.dataset.action;
     }
@@ -294,6 +349,11 @@
     var target = event.detail && event.detail.target;
     if (!target) { return; }
     if (target.id === "hand") {
+      keptSelection.forEach(function (code) {
+        var again = hand() && hand().querySelector('button[data-card="' + code + '"]');
+        if (again) { again.setAttribute("aria-pressed", "true"); }
+      });
+      keptSelection = [];
       buildFan();
       var kept = document.querySelector('#hint-area [data-action="hint"]');
       if (kept && pushedHintDisabled !== null) { kept.disabled = pushedHintDisabled; }
@@ -368,7 +428,12 @@
     event.preventDefault();
   });
 
-  function start() { initView(); buildFan(); update(); syncCurtain(); }
+  function start() {
+    // The stage's fan stands for the panel's hand from now on (play.css, small screens).
+    var table = document.querySelector("[data-table-stage]");
+    if (table && table.closest(".table")) { table.closest(".table").classList.add("is-live"); }
+    initView(); buildFan(); update(); syncCurtain();
+  }
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);
   } else {

@@ -33,6 +33,14 @@ VISIBLE_POINT = """(card) => {
 NO_OVERFLOW = "() => document.documentElement.scrollWidth <= window.innerWidth"
 
 
+def centre(element: Any) -> tuple[float, float]:
+    """The middle of an element brought into view."""
+    element.scroll_into_view_if_needed()
+    box = element.bounding_box()
+    assert box is not None
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
 def start_game(page: Any, base: str, lang: str, table: str) -> None:
     page.goto(f"{base}/{lang}/play/")
     page.locator('select[name="table"]').select_option(table)
@@ -310,14 +318,17 @@ def test_drag_turns_and_tilts_only_within_limits_by_mouse_and_touch(
              "clientX": x + dx, "clientY": y + dy, "bubbles": True},
         )  # fmt: skip
     assert angle() == ("15.0deg", "30.0deg")
-    # The top view turns but never tilts; the flat view does not move at all.
+    # The top view turns but never tilts; the flat view does not move at all. (On a phone
+    # the view switch is below the table: pressing it scrolls, so find the felt again.)
     page.locator('[data-view="top"]').click()
+    x, y = centre(felt)
     page.mouse.move(x, y)
     page.mouse.down()
     page.mouse.move(x - 100, y + 400, steps=4)
     page.mouse.up()
     assert angle() == ("15.0deg", "10.0deg")
     page.locator('[data-view="flat"]').click()
+    x, y = centre(felt)
     page.mouse.move(x, y)
     page.mouse.down()
     page.mouse.move(x + 300, y, steps=4)
