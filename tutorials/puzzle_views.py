@@ -69,6 +69,18 @@ def served_mode(request: HttpRequest, puzzle: MinedPuzzle) -> str | None:
 
 
 def refusal(request: HttpRequest, text: Any, status: int) -> HttpResponse:
+    """The refusal as a page (``status``), or for the puzzle page's own htmx request the
+    sentence in its feedback region: htmx does not swap a 4xx answer, so with scripts on
+    the refusal showed nothing. The step itself is left as it is."""
+    if getattr(request, "htmx", False):
+        from django.utils.html import format_html
+
+        body = format_html(
+            '<div id="tutor-feedback" hx-swap-oob="innerHTML"><p class="tutor-feedback__box" '
+            'role="alert" data-testid="puzzle-refused">{}</p></div>',
+            str(text),
+        )
+        return HttpResponse(body, headers={"HX-Reswap": "none"})
     return render(request, "tutorials/puzzle_refused.html", {"reason": str(text)}, status=status)
 
 

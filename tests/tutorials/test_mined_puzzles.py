@@ -136,7 +136,9 @@ def test_a_replayed_answer_is_refused(client: Client, sample) -> None:
     p = sample[2]
     open_puzzle(client, p)
     solve_it(client, p)
-    response = act(client, slug_of(p), "answer", step=0, card=p.solution.split("/")[0].split())
+    response = act(
+        client, slug_of(p), "answer", step=0, card=p.solution.split("/")[0].split(), htmx=False
+    )
     assert response.status_code == 409
     assert "已经" in response.content.decode()
 
@@ -144,18 +146,47 @@ def test_a_replayed_answer_is_refused(client: Client, sample) -> None:
 def test_a_move_on_a_puzzle_not_served_is_refused(client: Client, sample) -> None:
     p = sample[3]
     response = act(
-        client, slug_of(p), "answer", step=0, lang="ja", card=p.solution.split("/")[0].split()
+        client,
+        slug_of(p),
+        "answer",
+        step=0,
+        lang="ja",
+        card=p.solution.split("/")[0].split(),
+        htmx=False,
     )
     assert response.status_code == 403
     assert "詰め問題" in response.content.decode()
     assert not PuzzleAttempt.objects.exists()
 
 
+def test_a_refusal_reaches_the_page_with_scripts_on(client: Client, sample) -> None:
+    """htmx does not swap a 4xx answer: the puzzle page's own request gets the refusal in
+    its feedback region (200, nothing else swapped) instead of a page nobody sees."""
+    p = sample[3]
+    response = act(
+        client,
+        slug_of(p),
+        "answer",
+        step=0,
+        lang="zh-hans",
+        card=p.solution.split("/")[0].split(),
+    )
+    html = response.content.decode()
+    assert response.status_code == 200 and response["HX-Reswap"] == "none"
+    assert 'id="tutor-feedback" hx-swap-oob="innerHTML"' in html
+    assert 'data-testid="puzzle-refused"' in html and "残局题" in html
+    assert not PuzzleAttempt.objects.exists()
+
+
 def test_a_flood_of_attempts_is_rate_limited(client: Client, sample, settings) -> None:
     p = sample[4]
     open_puzzle(client, p)
-    codes = [act(client, slug_of(p), "hint", step=0).status_code for _ in range(60)]
-    assert 429 in codes and codes[0] == 200
+    answers = [act(client, slug_of(p), "hint", step=0) for _ in range(60)]
+    refused = ['data-testid="puzzle-refused"' in a.content.decode() for a in answers]
+    # The page's own (htmx) requests: the refusal in the feedback region once over the limit.
+    assert refused[-1] and not refused[0]
+    # Without scripts the same limit answers 429.
+    assert act(client, slug_of(p), "hint", step=0, htmx=False).status_code == 429
 
 
 def test_next_puzzle_is_near_the_rating_and_not_seen(client: Client, sample) -> None:
