@@ -1,6 +1,16 @@
 """The intermediate player: the heuristic hand planner (:mod:`~rules_engine.ai.heuristics`)
 under the site's presets; under the rules the learned policy was fitted to (UECda's) a
 short search instead: the advanced player's, at a fixed number of playouts.
+
+>>> import random
+>>> from rules_engine import Round, RuleSet, observe
+>>> r = Round.deal(RuleSet.preset("standard"), players=4, seed=7)
+>>> player = IntermediatePlayer()
+>>> player.uses_policy(observe(r, r.to_act)), player.playouts
+(False, 100)
+>>> move = player.choose_move(observe(r, r.to_act), random.Random(1))
+>>> move in r.legal_moves()
+True
 """
 
 from __future__ import annotations
