@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import doctest
 
+from daifugo_site import ratings
 from daifugo_site.accounts import charts
 from daifugo_site.play import clock
-from daifugo_site.rated import ratings
 
 
 def test_doctests() -> None:
