@@ -21,15 +21,6 @@ pytestmark = pytest.mark.django_db
 LANGS = ("zh-hans", "ja")
 
 
-@pytest.fixture(autouse=True)
-def _fresh_limits() -> None:
-    # allauth's limits (one confirmation mail per address per 3 minutes, ...) live in the
-    # cache, which outlives a test: each test signs up as a new visitor would.
-    from django.core.cache import cache
-
-    cache.clear()
-
-
 # Words of allauth's English pages that must never show on a zh/ja page.
 ENGLISH = re.compile(
     r"\b(Sign In|Sign Up|Sign Out|Password|Forgot|E-?mail address|Remember Me|Menu)\b"

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pytest
+
 from daifugo_site.play.models import Game
 from daifugo_site.rooms import services as rooms
 from daifugo_site.rooms.models import Room
@@ -39,3 +43,14 @@ def seated_room(
         game, refusal = rooms.start(room, sessions[0][1], fill=True)
         assert refusal is None
     return room, game, sessions
+
+
+@pytest.fixture(autouse=True)
+def _fresh_windows() -> Iterator[None]:
+    """A room counts in the games windows per session and per address (issue 45), kept
+    in the cache, which outlives a test: each test starts with empty windows."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
