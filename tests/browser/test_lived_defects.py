@@ -30,14 +30,21 @@ WRAPPED_CELLS = """() => Array.from(document.querySelectorAll(
 
 
 def wait_for_my_turn(page: Any) -> list[dict[str, Any]]:
-    """The legal moves once it is this page's turn (None-free: a turn with a play)."""
+    """The legal moves once it is this page's turn with a play. A turn with nothing to play
+    (the computer led higher than anything in the hand) is passed, as a player would, and
+    the wait goes on: without that the test waited on a turn that could never change."""
     deadline = time.monotonic() + 60
     hand = page.locator('[data-testid="hand"]')
+    passed_at: str | None = None
     while time.monotonic() < deadline:
+        version = page.locator("#table-version").get_attribute("data-version")
         if hand.get_attribute("data-your-turn") == "true":
             legal = json.loads(hand.get_attribute("data-legal") or "[]")
             if legal:
                 return legal  # type: ignore[no-any-return]
+            if version != passed_at:
+                page.locator('[data-action="pass"]').click()
+                passed_at = version
         page.wait_for_timeout(100)
     pytest.fail("never my turn with a play")
 
