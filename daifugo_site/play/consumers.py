@@ -1,7 +1,8 @@
 """The play page's WebSocket: ``ws/play/<lang>/<game id>/``.
 
 Messages from the page are JSON objects (htmx's ``ws-send`` of a form): ``action`` (play,
-pass, give, next), ``cards`` (codes separated by spaces), ``shape`` (group or sequence,
+pass, give, next; choose and name for a house rule's owed choice), ``cards`` (codes
+separated by spaces), ``ranks`` (a name's rank letters), ``shape`` (group or sequence,
 for cards that read both ways; not called "form", which would shadow ``HTMLFormElement.form``
 in the browser), and ``v``: the table version the page showed. ``v`` is required on every
 action: each of them depends on the table (a play or pass on whose turn it is and what lies
@@ -31,6 +32,7 @@ from django.conf import settings
 
 from daifugo_site import asyncdb, limits, outage
 from rules_engine import Action, CardError, format_cards, parse_cards
+from rules_engine.actions import ActionError
 
 from . import hooks, services
 from .rendering import render_error, render_table
@@ -39,10 +41,20 @@ log = logging.getLogger(__name__)
 
 CLOSE_UNKNOWN_LANGUAGE = 4404
 CLOSE_NO_GAME = 4004
-ACTIONS = ("play", "pass", "give", "next")
+#: ``choose`` gives or discards the cards a house rule owes (7渡し, 10捨て); ``name`` names
+#: a 12ボンバー's ranks (``ranks``: rank letters separated by spaces).
+ACTIONS = ("play", "pass", "give", "next", "choose", "name")
 FORMS = ("", "single", "group", "sequence")
 #: Kept for callers of the old name; the class lives in daifugo_site/limits.py.
 TokenBucket = limits.TokenBucket
+
+
+def choice_reason(action: Action, reason: str | None) -> str | None:
+    """The engine's ``wrong_count`` says of a play that it does not match the field; of a
+    house-rule choice, that it is not the number owed (its own sentence)."""
+    if reason == "wrong_count" and action.kind in ("choose", "name"):
+        return "choice_wrong_count"
+    return reason
 
 
 class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignore[misc]
@@ -252,7 +264,7 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
             self.game_id, action, by_computer=False, expected_version=version, player=self.player
         )
         if not outcome.accepted:
-            await self.send_error(outcome.reason)
+            await self.send_error(choice_reason(action, outcome.reason))
         elif self.table is None:
             # The mover's page shows its move at once, from this process's copy, rather
             # than after a round trip through the channel layer behind every other
@@ -272,15 +284,25 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
             return Action.next_round(), version
         if kind == "pass":
             return Action.pass_(self.human_seat), version
+        if kind == "name":
+            ranks = content.get("ranks")
+            if not isinstance(ranks, str) or not ranks.strip():
+                return "choice_wrong_count"
+            try:
+                return Action.name(self.human_seat, ranks), version
+            except ActionError:
+                return "not_a_rank"
         cards = content.get("cards")
         if not isinstance(cards, str) or not cards.strip():
-            return "not_a_combination" if kind == "play" else "bad_exchange"
+            return {"play": "not_a_combination", "give": "bad_exchange"}.get(
+                kind, "choice_wrong_count"
+            )
         try:
             text = format_cards(parse_cards(cards))
         except CardError:
             return "unknown_card"
-        if kind == "give":
-            return Action("give", self.human_seat, text), version
+        if kind in ("give", "choose"):
+            return Action(kind, self.human_seat, text), version
         form = content.get("shape") or ""
         if not isinstance(form, str) or form not in FORMS:
             return "malformed"

@@ -17,6 +17,8 @@ from rules_engine import PRESET_PLAYERS, RulesError, RuleSet
 from rules_engine.rules import (
     EIGHT_CUT_VALUES,
     FORBIDDEN_FINISH_ENTRIES,
+    HOUSE_OPTIONS,
+    HOUSE_VALUES,
     JBACK_VALUES,
     PARTY_FORBIDDEN_FINISH,
     SEQUENCE_BEATS_VALUES,
@@ -34,6 +36,7 @@ PRESET_LABELS = {
     "party": preset_label_lazy("party"),
     "classic": preset_label_lazy("classic"),
     "basic": pgettext_lazy("preset", "Basic (no local rules)"),
+    "house": preset_label_lazy("house"),
 }
 TABLE_LABELS = {
     "4": _("4 players: you and 3 computers"),
@@ -71,6 +74,27 @@ OPTION_VALUES: dict[str, tuple[str, ...]] = {
     "forbidden_finish_sequences_exempt": (ON, OFF),
     "miyako_ochi": (ON, OFF),
     "pass_until_clear": (ON, OFF),
+    # The house rules of RULES.md section 8 (off in every preset but "house").
+    **{name: HOUSE_VALUES for name in HOUSE_OPTIONS},
+    "sandstorm": (ON, OFF),
+}
+#: The house-rule switches, which the one-on-one table (the rated game's) never takes.
+HOUSE_SWITCHES = (*HOUSE_OPTIONS, "sandstorm")
+
+# The house rules' names and values when the rules pages' data has none for them yet
+# (their RuleOption rows come with the rules reference): never an option's code name.
+HOUSE_LABELS = {
+    "seven_pass": pgettext_lazy("house rule", "7 pass (give cards to the next player)"),
+    "ten_discard": pgettext_lazy("house rule", "10 discard (throw cards away)"),
+    "twelve_bomber": pgettext_lazy("house rule", "12 bomber (name ranks everyone discards)"),
+    "five_skip": pgettext_lazy("house rule", "5 skip (the next players lose their turn)"),
+    "nine_reverse": pgettext_lazy("house rule", "9 reverse (the direction of play turns)"),
+    "sandstorm": pgettext_lazy("house rule", "Sandstorm (three 3s beat anything)"),
+}
+HOUSE_VALUE_LABELS = {
+    "off": pgettext_lazy("option value", "off"),
+    "groups": pgettext_lazy("house rule count", "Singles and groups of that rank"),
+    "any": pgettext_lazy("house rule count", "Any play with that rank, sequences too"),
 }
 
 
@@ -132,11 +156,14 @@ class NewGameForm(forms.Form):
         for name, values in OPTION_VALUES.items():
             option = texts.get(name)
             value_labels = option.value_labels() if option is not None else {}
+            if name in HOUSE_OPTIONS and not value_labels:
+                value_labels = {value: str(text) for value, text in HOUSE_VALUE_LABELS.items()}
             choices = [(PRESET_DEFAULT, _("As the preset says"))]
             for value in values:
                 choices.append((value, value_labels.get(value) or _default_value_label(value)))
+            label = option.label if option is not None else HOUSE_LABELS.get(name, name)
             self.fields[f"opt_{name}"] = forms.ChoiceField(
-                label=option.label if option is not None else name,
+                label=label,
                 choices=choices,
                 required=False,
             )
@@ -172,6 +199,14 @@ class NewGameForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        for name in OPTION_VALUES:
+            if f"opt_{name}" in self.errors:
+                # The page lists the form's errors at its top: say which switch it was.
+                self.add_error(
+                    None,
+                    _("%(option)s: choose one of the values offered.")
+                    % {"option": self.fields[f"opt_{name}"].label},
+                )
         table = data.get("table")
         preset = data.get("preset")
         if not table or not preset:
@@ -198,6 +233,11 @@ class NewGameForm(forms.Form):
         if data.get("forbidden_finish_custom"):
             overrides["forbidden_finish"] = list(data.get("forbidden_finish") or [])
         if table == "1v1":
+            if any(overrides.get(name, "off") not in ("off", False) for name in HOUSE_SWITCHES):
+                # The one-on-one table is the rated game's: standard rules only.
+                raise forms.ValidationError(
+                    _("The one-on-one game is played without house rules."), code="table"
+                )
             overrides["hand_size"] = 13
         try:
             rules = RuleSet.preset(preset, **overrides)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import get_language, ngettext, pgettext
@@ -19,8 +19,11 @@ from django.utils.translation import gettext as _
 from daifugo_site.ui.labels import suit_labels, title_label
 from daifugo_site.ui.narrator import Line, narrate, out_causes, out_text
 from rules_engine import Match, Move, Observation, Refusal, Round, card_codes, observe
-from rules_engine.effects import visible_to
+from rules_engine import effects as fx
+from rules_engine.cards import RANKS
+from rules_engine.effects import Effect, visible_to
 from rules_engine.match import apply_to_round
+from rules_engine.state import CHOICE_KINDS
 
 from .models import Game
 
@@ -77,7 +80,8 @@ def describe_step(game: Game, after: Round, viewer: int | None) -> list[Event]:
 # and viewer, and describe only the new actions (a push then costs one step, not a replay).
 # With them, why each penalised seat took its place (read from the same effects).
 _EVENTS: OrderedDict[
-    tuple[str, int, str, int | None], tuple[int, Round, list[Event], dict[int, str]]
+    tuple[str, int, str, int | None],
+    tuple[int, Round, list[Event], dict[int, str], frozenset[int]],
 ] = OrderedDict()
 _EVENTS_LOCK = threading.Lock()
 _EVENTS_SIZE = 1024
@@ -88,34 +92,46 @@ def round_events(game: Game, match: Match, viewer: int | None) -> list[Event]:
     return _round_record(game, match, viewer)[0]
 
 
+def skipped_now(effects: tuple[Effect, ...], before: frozenset[int]) -> frozenset[int]:
+    """The seats a 5-skip passed over, still marked after an action with ``effects``: the
+    engine's ``skipped`` effects, kept until the next play or clear (a skipped seat sits
+    out like a passed one until then)."""
+    kinds = {e.kind for e in effects}
+    kept = frozenset() if kinds & {fx.PLAYED, fx.CLEARED, fx.ROUND_OVER} else before
+    return kept | {e.seat for e in effects if e.kind == fx.SKIPPED}
+
+
 def _round_record(
     game: Game, match: Match, viewer: int | None
-) -> tuple[list[Event], dict[int, str]]:
-    """The current round in sentences, and seat -> why it took a place from the bottom
-    (``rules_engine.effects.PENALISED`` or ``MIYAKO_OCHI``), from the engine's effects."""
+) -> tuple[list[Event], dict[int, str], frozenset[int]]:
+    """The current round in sentences, seat -> why it took a place from the bottom
+    (``rules_engine.effects.PENALISED`` or ``MIYAKO_OCHI``), and the seats a 5-skip marks
+    now, from the engine's effects."""
     key = (game.id, match.round_no, get_language() or "", viewer)
     log = match.round_log()
     with _EVENTS_LOCK:
         cached = _EVENTS.get(key)
     if cached is not None and cached[0] <= len(log):
-        done, r, events, causes = cached
+        done, r, events, causes, skipped = cached
         events, causes = list(events), dict(causes)
     else:
         r = match.deal_round(match.round_no)
         # The deal's own effects first: the automatic gifts of the exchange.
         done, events, causes = 0, describe_step(game, r, viewer), out_causes(r.effects)
+        skipped = frozenset()
     for action in log[done:]:
         after = apply_to_round(r, action)
         assert not isinstance(after, Refusal), "a stored action no longer applies"
         events.extend(describe_step(game, after, viewer))
         causes |= out_causes(after.effects)
+        skipped = skipped_now(after.effects, skipped)
         r = after
     with _EVENTS_LOCK:
-        _EVENTS[key] = (len(log), r, events, causes)
+        _EVENTS[key] = (len(log), r, events, causes, skipped)
         _EVENTS.move_to_end(key)
         while len(_EVENTS) > _EVENTS_SIZE:
             _EVENTS.popitem(last=False)
-    return events, causes
+    return events, causes, skipped
 
 
 # -- the table ----------------------------------------------------------------------------------
@@ -138,6 +154,10 @@ class SeatView:
     #: Why a penalised seat took its place: the effect kind that put it there (see
     #: ``daifugo_site.ui.narrator.out_causes``); empty for a seat that went out cleanly.
     out_cause: str = ""
+    #: What this seat is choosing for a house rule, in words (RULES.md section 8), or "".
+    choosing: str = ""
+    #: Passed over by a 5-skip (until the next play or clear).
+    skipped: bool = False
     # Words, prepared here rather than in the template: this fragment is pushed on every
     # action, and gettext in Python costs less than the template's translation tags.
     count_text: str = ""
@@ -149,6 +169,10 @@ class SeatView:
         self.score_text = ngettext("%(n)s point", "%(n)s points", self.score) % {"n": self.score}
         if self.place:
             self.state_text = out_text(self.place, self.out_cause if self.penalised else "")
+        elif self.choosing:
+            self.state_text = self.choosing
+        elif self.skipped:
+            self.state_text = pgettext("seat state", "Skipped (5-skip)")
         elif self.passed:
             self.state_text = _("Passed")
         elif self.is_turn:
@@ -197,10 +221,37 @@ class TableView:
     match_over: bool
     standings: list[ResultRow]
     winner_name: str
+    # House rules (RULES.md section 8), all from the observation.
+    #: 1 or -1 when 9-reverse is played (the direction is worth showing), else 0.
+    direction: int = 0
+    #: Every card discarded face up this round (10-discard, 12-bomber): public.
+    discarded_codes: list[str] = field(default_factory=list)
+    #: The choice the round waits for (anyone's), or None.
+    owed: OwedView | None = None
+    #: The prompt's words when this page's seat owes it.
+    choice_prompt: str = ""
 
     @property
     def legal_json(self) -> str:
         return json.dumps(self.legal)
+
+    @property
+    def choosing(self) -> bool:
+        """Whether this page's player owes a house-rule choice now (the hand prompts it)."""
+        return self.owed is not None and self.owed.mine
+
+    @property
+    def direction_text(self) -> str:
+        if self.direction < 0:
+            return _("Turn order: reversed by 9-reverse")
+        return _("Turn order: the usual way")
+
+    @property
+    def rank_items(self) -> list[tuple[str, str]]:
+        """The ranks a 12-bomber may name, as (letter, name), weakest first."""
+        from daifugo_site.ui.cardviews import _rank_name
+
+        return [(letter, _rank_name(letter)) for letter in RANKS]
 
     @property
     def hand_items(self) -> list[HandCard]:
@@ -208,7 +259,7 @@ class TableView:
         (the player's turn and no legal play uses it)."""
         from daifugo_site.ui.templatetags.table import card_key
 
-        dim = self.your_turn
+        dim = self.your_turn and not self.choosing
         return [
             HandCard(code, card_key(i), dim and code not in self.playable_codes)
             for i, code in enumerate(self.hand_codes)
@@ -220,6 +271,67 @@ class HandCard:
     code: str
     key: str
     dim: bool
+
+
+@dataclass(frozen=True)
+class OwedView:
+    """A house-rule choice owed (public: who, what, how many, to whom)."""
+
+    seat: int
+    kind: str  # "give", "discard" or "name" (rules_engine.state.CHOICE_KINDS)
+    count: int
+    receiver: int | None
+    mine: bool
+
+
+def owed_view(obs: Observation) -> OwedView | None:
+    if obs.owed_choice is None or obs.phase != "play":
+        return None
+    seat, kind, k, receiver = obs.owed_choice
+    return OwedView(
+        seat, CHOICE_KINDS[kind], k, receiver if receiver >= 0 else None, seat == obs.seat
+    )
+
+
+def choosing_text(owed: OwedView, seat: int, name: Any) -> str:
+    """A seat's plate while it owes a choice: "choosing 2 cards to give to You"."""
+    n = owed.count
+    if owed.kind == "give" and owed.receiver is not None:
+        return ngettext(
+            "7-pass: choosing %(n)d card to give to %(receiver)s",
+            "7-pass: choosing %(n)d cards to give to %(receiver)s",
+            n,
+        ) % {"n": n, "receiver": name(owed.receiver)}
+    if owed.kind == "discard":
+        return ngettext(
+            "10-discard: choosing %(n)d card to discard",
+            "10-discard: choosing %(n)d cards to discard",
+            n,
+        ) % {"n": n}
+    return ngettext("12-bomber: naming %(n)d rank", "12-bomber: naming %(n)d ranks", n) % {"n": n}
+
+
+def choice_prompt(owed: OwedView, name: Any) -> str:
+    """What the hand asks of its player while they owe a choice."""
+    n = owed.count
+    if owed.kind == "give" and owed.receiver is not None:
+        return ngettext(
+            "7-pass: choose %(n)d card to give to %(receiver)s, then press Give.",
+            "7-pass: choose %(n)d cards to give to %(receiver)s, then press Give.",
+            n,
+        ) % {"n": n, "receiver": name(owed.receiver)}
+    if owed.kind == "discard":
+        return ngettext(
+            "10-discard: choose %(n)d card to discard face up, then press Discard.",
+            "10-discard: choose %(n)d cards to discard face up, then press Discard.",
+            n,
+        ) % {"n": n}
+    return ngettext(
+        "12-bomber: pick %(n)d rank, then press Name. Every player discards all their cards of it.",
+        "12-bomber: pick %(n)d ranks, then press Name. Every player discards all their "
+        "cards of them.",
+        n,
+    ) % {"n": n}
 
 
 def table_view(game: Game, match: Match, *, is_owner: bool, seat: int | None = None) -> TableView:
@@ -237,11 +349,12 @@ def table_view(game: Game, match: Match, *, is_owner: bool, seat: int | None = N
     scores = match.scores
     places = r.places()
     # The log first: replaying it reads why each penalised seat took its place.
-    events, causes = _round_record(game, match, seat if is_owner else None)
+    events, causes, skipped = _round_record(game, match, seat if is_owner else None)
     # A game ended off the cards (a rated game's resignation or absence) leaves its round
     # where it stopped: no one is to move any more, whoever the round says is next.
     stopped = game.status == Game.Status.FINISHED and not match.over
     my_turn = obs.my_turn and not stopped
+    owed = owed_view(obs) if not stopped else None
     seats = [
         SeatView(
             seat=s,
@@ -257,6 +370,10 @@ def table_view(game: Game, match: Match, *, is_owner: bool, seat: int | None = N
             score=scores[s],
             holds_field=obs.field_seat == s,
             out_cause=causes.get(s, ""),
+            choosing=choosing_text(owed, s, lambda t: seat_name(game, t, is_owner, viewer))
+            if owed is not None and owed.seat == s
+            else "",
+            skipped=s in skipped and s not in r.out,
         )
         for s in range(r.n)
     ]
@@ -341,4 +458,15 @@ def table_view(game: Game, match: Match, *, is_owner: bool, seat: int | None = N
         match_over=match.over,
         standings=standings,
         winner_name=winner_name,
+        direction=obs.direction if r.rules.nine_reverse != "off" else 0,
+        discarded_codes=card_codes(obs.discarded),
+        owed=owed if owed is None or show_hand or not owed.mine else _not_mine(owed),
+        choice_prompt=choice_prompt(owed, lambda t: seat_name(game, t, is_owner, viewer))
+        if owed is not None and owed.mine and show_hand
+        else "",
     )
+
+
+def _not_mine(owed: OwedView) -> OwedView:
+    # A viewer's page shows the human seat without its hand: nothing to choose there.
+    return OwedView(owed.seat, owed.kind, owed.count, owed.receiver, False)

@@ -21,7 +21,19 @@ from . import services
 from .presenter import TableView, table_view
 
 #: The partials of play/game.html that a push may replace, in page order.
-FRAGMENTS = ("status", "seats", "field", "summary", "exchange", "hand", "results")
+FRAGMENTS = (
+    "status",
+    "seats",
+    "field",
+    "felt_house",
+    "summary",
+    "house",
+    "exchange",
+    "hand",
+    "results",
+)
+#: The fragments of the house rules (RULES.md section 8) live in their own template.
+TEMPLATES = {"felt_house": "play/_house.html", "house": "play/_house.html"}
 
 
 # Pushes already rendered in this process, shared by every page of a game: 1,000 viewers of
@@ -94,6 +106,10 @@ def fragment_keys(view: TableView) -> dict[str, Any]:
         ),
         "seats": tuple(_values(seat) for seat in view.seats),
         "field": (tuple(view.field_codes), view.field_name),
+        # The house rules: the direction drawn and the cards discarded face up; in the
+        # panel, the same said, and the choice owed.
+        "felt_house": (view.direction, tuple(view.discarded_codes)),
+        "house": (view.direction, tuple(view.discarded_codes), view.owed, view.is_owner),
         # The keyboard panel's words for the seats and the field (the play beneath the top
         # one changes only when the top one does).
         "summary": (
@@ -116,6 +132,8 @@ def fragment_keys(view: TableView) -> dict[str, Any]:
             view.legal_json,
             view.can_pass,
             view.owe,
+            view.owed,
+            view.choice_prompt,
             view.version if view.your_turn else None,
         ),
         "results": (
@@ -188,7 +206,8 @@ def _render(view: TableView, sent: dict[str, Any] | None) -> tuple[str, dict[str
     ]
     for name in FRAGMENTS:
         if sent is None or sent.get(name) != keys[name]:
-            parts.append(render_to_string(f"play/game.html#{name}", context))
+            template = TEMPLATES.get(name, "play/game.html")
+            parts.append(render_to_string(f"{template}#{name}", context))
     old_round, old_len = sent["log"] if sent is not None else (None, 0)
     if sent is None or old_round != view.round_no or old_len == 0 or old_len > len(view.log):
         parts.append(render_to_string("play/game.html#log", context))

@@ -9,6 +9,8 @@ such a process (the web event loops only await its result).
 
 :func:`safe_action` is the fallback when a player raises or its move is refused: the
 intermediate heuristic's choice, else the weakest legal play (a pass when one is allowed).
+A seat that owes a house-rule choice (7渡し, 10捨て, 12ボンバー) makes it the same ways:
+``choose_choice`` of its level, the heuristic's as the fallback.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from rules_engine.ai import Budget, IntermediatePlayer, make_player
 from rules_engine.cards import iter_indices
 from rules_engine.moves import Move
 from rules_engine.observation import Observation
+from rules_engine.state import NAME_CHOICE, rank_text
 
 
 def _action(seat: int, move: Move) -> Action:
@@ -39,7 +42,22 @@ def think(obs: Observation, level: str, seed: str, budget: Budget) -> Action:
     rng = random.Random(seed)
     if obs.phase == "exchange":
         return Action.give(obs.seat, format_cards(player.choose_return(obs, rng)))
+    if _owes(obs):
+        return _choice(obs, player.choose_choice(obs, rng, budget))
     return _action(obs.seat, player.choose_move(obs, rng, budget))
+
+
+def _owes(obs: Observation) -> bool:
+    """Whether ``obs``'s seat owes a house-rule choice (RULES.md section 8) now."""
+    return obs.owed_choice is not None and obs.owed_choice[0] == obs.seat
+
+
+def _choice(obs: Observation, choice: int) -> Action:
+    """The action that makes ``choice`` (cards to give or discard, or ranks to name)."""
+    assert obs.owed_choice is not None
+    if obs.owed_choice[1] == NAME_CHOICE:
+        return Action.name(obs.seat, rank_text(choice))
+    return Action.choose(obs.seat, format_cards(choice))
 
 
 def safe_action(obs: Observation, heuristic: bool = True) -> Action:
@@ -54,9 +72,16 @@ def safe_action(obs: Observation, heuristic: bool = True) -> Action:
             rng = random.Random(0)
             if obs.phase == "exchange":
                 return Action.give(obs.seat, format_cards(player.choose_return(obs, rng)))
+            if _owes(obs):
+                return _choice(obs, player.choose_choice(obs, rng, Budget(playouts=1)))
             return _action(obs.seat, player.choose_move(obs, rng, Budget(playouts=1)))
         except Exception:  # noqa: BLE001 - the fallback of the fallback must not raise
             pass
+    if _owes(obs):
+        # The first legal choice: the lowest cards, or the lowest ranks.
+        from rules_engine.ai.choices import observation_choices
+
+        return _choice(obs, observation_choices(obs)[0])
     if obs.phase == "exchange":
         low = list(iter_indices(obs.hand))[: obs.owe]
         return Action.give(obs.seat, format_cards(sum(1 << c for c in low)))

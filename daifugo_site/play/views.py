@@ -15,10 +15,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from daifugo_site import limits
-from rules_engine import PRESET_NAMES, RuleSet
+from rules_engine import RuleSet
 
 from . import hooks, services
-from .forms import NewGameForm, preset_values_json
+from .forms import PRESET_LABELS, NewGameForm, preset_values_json
 from .models import Game, hash_resume_token
 from .presenter import table_view
 
@@ -89,7 +89,7 @@ def index(request: HttpRequest) -> HttpResponse:
     else:
         # Lessons end with "play these rules against the computer": ?preset=NAME.
         initial = {}
-        if request.GET.get("preset") in PRESET_NAMES:
+        if request.GET.get("preset") in PRESET_LABELS:
             initial["preset"] = request.GET["preset"]
         form = NewGameForm(initial=initial)
         status = 200

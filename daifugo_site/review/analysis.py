@@ -375,6 +375,8 @@ def hint(obs: Observation, seed: str, budget: Budget) -> dict[str, Any]:
 
         cards = return_cards(obs.hand, obs.owe, obs.rules)
         return {"kind": "give", "best": format_cards(cards)}
+    if obs.owed_choice is not None and obs.owed_choice[0] == obs.seat:
+        return choice_hint(obs, seed, budget)
     if not obs.legal:
         raise ValueError("not this seat's turn")
     if len(obs.legal) == 1:
@@ -387,6 +389,23 @@ def hint(obs: Observation, seed: str, budget: Budget) -> dict[str, Any]:
     result["kind"] = "hint"
     result["obvious"] = result.pop("made")
     return result
+
+
+def choice_hint(obs: Observation, seed: str, budget: Budget) -> dict[str, Any]:
+    """A house-rule choice owed (RULES.md section 8): the advanced player's own choice (it
+    searches choices like moves), as cards to give or discard or ranks to name."""
+    import random
+
+    from rules_engine.ai import Budget as SearchBudget
+    from rules_engine.ai import make_player
+    from rules_engine.state import CHOICE_KINDS, NAME_CHOICE, rank_text
+
+    assert obs.owed_choice is not None
+    kind = obs.owed_choice[1]
+    player = make_player("advanced", budget=SearchBudget(playouts=max(50, budget.worlds * 8)))
+    choice = player.choose_choice(obs, random.Random(seed))
+    best = rank_text(choice) if kind == NAME_CHOICE else format_cards(choice)
+    return {"kind": "choice", "choice": CHOICE_KINDS[kind], "best": best}
 
 
 @dataclass(frozen=True)

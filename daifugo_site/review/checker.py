@@ -36,7 +36,9 @@ MAX_MOVES = 80
 MAX_MOVE_TEXT = 80
 # Arrays and objects inside one another: a scenario needs 4 (steps of moves of cards).
 MAX_DEPTH = 8
-ACTION_STEPS = ("play", "pass", "give")
+ACTION_STEPS = ("play", "pass", "give", "choose", "name")
+#: The presets a table state may name: the site's, and ``house`` (RULES.md section 8).
+CHECKER_PRESETS = (*PRESET_NAMES, "house")
 
 EXAMPLE = json.dumps(
     {
@@ -171,12 +173,12 @@ def _rules(data: dict[str, Any]) -> RuleSet:
     if not isinstance(rules, dict):
         raise InputError(_('rules must be an object, such as {"preset": "standard"}.'))
     preset = rules.get("preset", "basic")
-    if preset not in PRESET_NAMES:
+    if preset not in CHECKER_PRESETS:
         raise InputError(
             _("Unknown rule preset %(name)s: use one of %(names)s.")
             % {
                 "name": json.dumps(preset, ensure_ascii=False)[:40],
-                "names": ", ".join(PRESET_NAMES),
+                "names": ", ".join(CHECKER_PRESETS),
             }
         )
     try:
@@ -274,6 +276,12 @@ def _run_steps(r: Round, steps: Any) -> tuple[Round, list[Line], int]:
             )
         if kind == "pass":
             out = r.apply("pass", seat=by)
+        elif kind == "name":
+            # A 12-bomber's ranks (rank letters); the engine reads and judges them.
+            ranks = step[kind]
+            if not isinstance(ranks, str) or len(ranks) > 40:
+                raise InputError(_("%(where)s: the ranks must be a string.") % {"where": where})
+            out = r.name(by, ranks)
         else:
             cards = step[kind]
             if not isinstance(cards, str):
@@ -286,6 +294,8 @@ def _run_steps(r: Round, steps: Any) -> tuple[Round, list[Line], int]:
                 if by is None:
                     raise InputError(_("%(where)s: a give needs by (the seat).") % {"where": where})
                 out = r.give(by, cards)
+            elif kind == "choose":
+                out = r.choose(by, cards)
             else:
                 out = r.apply(cards, seat=by, form=form)
         if isinstance(out, Refusal):
@@ -327,6 +337,13 @@ def _table(result: Result, r: Round) -> None:
         result.status = _("The round is over.")
     elif r.to_act < 0:
         result.status = _("The exchange is under way: a seat owes cards.")
+    elif r.owed_choice() is not None:
+        # A house rule's choice (7-pass, 10-discard, 12-bomber): the narrator's words.
+        owes = [e for e in r.effects if e.kind == "owes"]
+        lines = narrate(owes, seat_label) if owes else []
+        result.status = (
+            lines[0].text if lines else _("%(name)s is to act.") % {"name": seat_label(r.to_act)}
+        )
     else:
         result.status = _("%(name)s is to act.") % {"name": seat_label(r.to_act)}
 

@@ -382,6 +382,21 @@ def review_view(review: Review, hints: int) -> ReviewView:
     )
 
 
+def _choice_hint(choice: Any, best: str) -> str:
+    """A house-rule choice's suggestion (RULES.md section 8)."""
+    if choice == "name":
+        from daifugo_site.ui.labels import ranks_text
+        from rules_engine.state import parse_ranks
+
+        ranks = parse_ranks(best)
+        named = ranks_text(ranks) if isinstance(ranks, int) else best
+        return _("Suggestion: name %(ranks)s.") % {"ranks": named}
+    cards = cards_text(card_codes(parse_cards(best)))
+    if choice == "give":
+        return _("Suggestion: give %(cards)s.") % {"cards": cards}
+    return _("Suggestion: discard %(cards)s.") % {"cards": cards}
+
+
 def hint_sentences(result: dict[str, Any]) -> tuple[str, list[str]]:
     """The hint's suggestion (words) and its short reasons."""
     kind = result.get("kind")
@@ -393,6 +408,8 @@ def hint_sentences(result: dict[str, Any]) -> tuple[str, list[str]]:
         )
     if kind == "forced":
         return (_("Only one move is possible: %(move)s.") % {"move": move_label(best)}, [])
+    if kind == "choice":
+        return _choice_hint(result.get("choice"), best), []
     label = move_label(best)
     suggestion = (
         _("Suggestion: pass.")

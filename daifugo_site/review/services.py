@@ -261,7 +261,8 @@ def _hint_position(source: Source) -> tuple[int, Any, Hint | None]:
     if match.round.over:
         raise HintRefused("round_over")
     obs = match.observe(source.seat)
-    if not (obs.my_turn and obs.legal) and not (obs.phase == "exchange" and obs.owe):
+    owes = obs.owed_choice is not None and obs.owed_choice[0] == obs.seat
+    if not (obs.my_turn and (obs.legal or owes)) and not (obs.phase == "exchange" and obs.owe):
         raise HintRefused("not_your_turn")
     found = Hint.objects.filter(
         game=source.game, seat=source.seat, version=source.game.version

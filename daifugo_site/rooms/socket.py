@@ -162,7 +162,7 @@ class Table:
             socket.sent, socket.sent_version = None, None
             await self.send_table(socket)
             return True
-        if kind in ("play", "pass", "give") and self.revealed is None:
+        if kind in ("play", "pass", "give", "choose", "name") and self.revealed is None:
             await _error(socket, "curtain")
             return True
         return False

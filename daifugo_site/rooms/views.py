@@ -200,7 +200,13 @@ def room_rules(room: Room) -> list[tuple[str, str]]:
     the preset and every option changed from it, the rounds, the drop time, the turn clock
     and the computer that plays for someone who left."""
     from daifugo_site.pages.option_values import format_value
-    from daifugo_site.play.forms import LEVEL_LABELS, NewGameForm, option_texts
+    from daifugo_site.play.forms import (
+        HOUSE_LABELS,
+        HOUSE_VALUE_LABELS,
+        LEVEL_LABELS,
+        NewGameForm,
+        option_texts,
+    )
     from daifugo_site.ui.labels import preset_label
 
     from .forms import CLOCKS, DROP_TIMEOUTS, RoomForm
@@ -218,6 +224,10 @@ def room_rules(room: Room) -> list[tuple[str, str]]:
         option = texts.get(name)
         if option is not None:
             lines.append((str(option.label), format_value(value, option.value_labels())))
+        elif name in HOUSE_LABELS:
+            # A house rule the rules pages' data does not describe yet: the form's words.
+            labels = {key: str(text) for key, text in HOUSE_VALUE_LABELS.items()}
+            lines.append((str(HOUSE_LABELS[name]), format_value(value, labels)))
     lines.append((str(fields["rounds"].label), str(room.rounds)))
     if room.mode == Room.Mode.LINK:
         drop = str(room.drop_timeout_s)

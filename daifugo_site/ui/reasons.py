@@ -34,6 +34,8 @@ REASON_TEXT: dict[str, str | Promise] = {
     "no_choice_owed": _("No choice is owed now."),
     "not_a_rank": _("That is not a rank: name ranks from 3 to 2 (the joker is not one)."),
     "rank_repeated": _("Each rank may be named only once."),
+    # The engine's wrong_count, said of a choice rather than of a play (play/consumers.py).
+    "choice_wrong_count": _("Choose exactly as many as the rule asks for."),
     # Not engine reasons: what the site itself refuses.
     "stale": _("The game moved on before your action arrived, so it was not applied."),
     "not_owner": _("Only the browser that started this game can play in it."),

@@ -41,8 +41,35 @@
       giveForm.querySelector('input[name="cards"]').value = codes.join(" ");
       giveForm.querySelector('[data-action="give"]').disabled = owe === 0 || codes.length !== owe;
     }
+    updateChoice(codes);
     syncFan();
   }
+
+  // -- a house rule's owed choice (templates/play/_house.html): N cards of the hand to give
+  // or discard, or N ranks to name; the count comes from the server, the engine judges.
+  function updateChoice(codes) {
+    var box = document.querySelector('[data-testid="choice"]');
+    if (!box) { return; }
+    var count = parseInt(box.dataset.count || "0", 10);
+    var chooseForm = box.querySelector("[data-choose-form]");
+    if (chooseForm) {
+      chooseForm.querySelector('input[name="cards"]').value = codes.join(" ");
+      chooseForm.querySelector('[data-action="choose"]').disabled = codes.length !== count;
+    }
+    var nameForm = box.querySelector("[data-name-form]");
+    if (nameForm) {
+      var ranks = Array.from(nameForm.querySelectorAll('button[data-rank][aria-pressed="true"]'))
+        .map(function (b) { return b.dataset.rank; });
+      nameForm.querySelector('input[name="ranks"]').value = ranks.join(" ");
+      nameForm.querySelector('[data-action="name"]').disabled = ranks.length !== count;
+    }
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-name-form] button[data-rank]");
+    if (!button) { return; }
+    button.setAttribute("aria-pressed", button.getAttribute("aria-pressed") === "true" ? "false" : "true");
+    update();
+  });
 
   // -- the hand, fanned on the near side of the table ---------------------------------------
   // A picture (aria-hidden, not focusable) of the card buttons: a click on a fanned card
@@ -150,7 +177,8 @@
     var key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
     if (key === "Enter") {
       // On a focused button Enter keeps its own meaning (a card toggles, Play plays).
-      if (!onControl(event.target) && pressAction("play")) { event.preventDefault(); }
+      // While a house rule's choice is owed, Enter gives, discards or names instead.
+      if (!onControl(event.target) && (pressAction("play") || pressAction("choose") || pressAction("name"))) { event.preventDefault(); }
       return;
     }
     var actions = { p: "pass", g: "give", n: "next" };

@@ -138,6 +138,7 @@ def test_the_set_up_page_tells_which_tables_each_preset_is_played_at(
         "party": ["4", "3"],
         "classic": ["4", "5", "6"],
         "basic": ["4", "3", "5", "6"],
+        "house": ["4", "3", "5", "6"],
     }
     from daifugo_site.play.forms import NewGameForm
 

@@ -1,0 +1,105 @@
+"""Issue 40, the set-up: the ``house`` preset and the six house-rule switches in practice,
+rooms and hotseat; the one-on-one table (the rated game's) stays standard."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from daifugo_site.play.models import Game
+from rules_engine import RuleSet
+
+pytestmark = pytest.mark.django_db
+
+FORM = {
+    "table": "4",
+    "preset": "standard",
+    "rounds": "3",
+    "speed": "700",
+    "level_1": "beginner",
+    "level_2": "intermediate",
+    "level_3": "advanced",
+}
+SWITCHES = ("seven_pass", "ten_discard", "twelve_bomber", "five_skip", "nine_reverse", "sandstorm")
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "ja"])
+def test_the_set_up_page_offers_the_house_preset_and_every_switch(
+    client: Client, content: None, lang: str
+) -> None:
+    html = client.get(f"/{lang}/play/").content.decode()
+    assert '<option value="house">' in html
+    for name in SWITCHES:
+        block = html[html.index(f'data-option="{name}"') :]
+        block = block[: block.index("</li>")]
+        # Labelled in words, never by the option's code name.
+        label = block[block.index("<label") : block.index("</label>")]
+        assert name not in label.split(">", 1)[1], (name, label)
+    for value in ("groups", "any"):
+        assert f'<option value="{value}">' in html
+
+
+def test_the_house_preset_starts_a_game_with_its_rules(client: Client, content: None) -> None:
+    response = client.post("/ja/play/", {**FORM, "preset": "house"})
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert game.rules == {"preset": "house"}
+    assert RuleSet.from_json(game.rules).seven_pass == "groups"
+
+
+def test_each_switch_is_stored_as_an_override(client: Client, content: None) -> None:
+    data = {
+        **FORM,
+        "opt_seven_pass": "any",
+        "opt_ten_discard": "groups",
+        "opt_twelve_bomber": "groups",
+        "opt_five_skip": "any",
+        "opt_nine_reverse": "groups",
+        "opt_sandstorm": "on",
+    }
+    assert client.post("/zh-hans/play/", data).status_code == 302
+    rules = RuleSet.from_json(Game.objects.get().rules)
+    assert (rules.seven_pass, rules.ten_discard, rules.twelve_bomber) == ("any", "groups", "groups")
+    assert (rules.five_skip, rules.nine_reverse, rules.sandstorm) == ("any", "groups", True)
+
+
+@pytest.mark.parametrize(
+    ("lang", "data", "message"),
+    [
+        # An unknown value: the field's own error, translated.
+        (
+            "zh-hans",
+            {"opt_seven_pass": "sometimes"},
+            "七传（把牌交给下家）：请从给出的选项中选择。",
+        ),
+        (
+            "ja",
+            {"opt_sandstorm": "maybe"},
+            "砂嵐（3 の 3 枚出しは何にでも勝つ）：表示された値から選んでください。",
+        ),
+        # House rules at the one-on-one table (the rated game's rules).
+        ("zh-hans", {"table": "1v1", "opt_ten_discard": "groups"}, "一对一不使用地方规则。"),
+        ("ja", {"table": "1v1", "opt_sandstorm": "on"}, "1 対 1 はローカルルールなしで遊びます。"),
+        # The house preset at the one-on-one table.
+        (
+            "ja",
+            {"table": "1v1", "preset": "house"},
+            "1 対 1 は「スタンダード」プリセットでのみ遊べます。",
+        ),
+    ],
+)
+def test_bad_house_set_up_is_refused_in_words_and_creates_nothing(
+    client: Client, content: None, lang: str, data: dict[str, str], message: str
+) -> None:
+    response = client.post(f"/{lang}/play/", {**FORM, **data})
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_the_rated_game_is_standard_whatever_is_posted() -> None:
+    """The rated 1v1 takes no set-up at all: its rules are fixed, without house rules."""
+    from daifugo_site.rated.services import rated_rules
+
+    assert not rated_rules().has_house_rules
+    assert rated_rules().preset_name == "standard"
