@@ -1,0 +1,99 @@
+"""Issue 40: review, hints and the rules checker in games with house rules."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.utils import translation
+
+from daifugo_site.review import analysis
+from daifugo_site.review.checker import check
+from daifugo_site.review.presenter import hint_sentences
+from rules_engine import Action, Match, Round, RuleSet, format_cards, observe
+from rules_engine.ai import make_player
+from rules_engine.state import NAME_CHOICE, rank_text
+
+BUDGET = analysis.Budget(worlds=8)
+RULES = RuleSet.preset("house", twelve_bomber="groups", sandstorm=True)
+
+
+def house_match(seed: int) -> Match:
+    """A one-round house game played by beginners (choices included) to its end."""
+    m = Match.new(RULES, 4, 1, seed)
+    players = [make_player("beginner") for _ in range(4)]
+    rng = random.Random(seed)
+    while not m.round.over:
+        r = m.round
+        if r.to_act < 0:
+            seat = next(s for s in range(4) if r.owed[s])
+            obs = m.observe(seat)
+            action = Action.give(seat, format_cards(players[seat].choose_return(obs, rng)))
+        elif (owed := r.owed_choice()) is not None:
+            seat = owed[0]
+            choice = players[seat].choose_choice(m.observe(seat), rng)
+            action = (
+                Action.name(seat, rank_text(choice))
+                if owed[1] == NAME_CHOICE
+                else Action.choose(seat, format_cards(choice))
+            )
+        else:
+            seat = r.to_act
+            move = players[seat].choose_move(m.observe(seat), rng)
+            action = (
+                Action.pass_(seat)
+                if move.is_pass
+                else Action("play", seat, format_cards(move.cards), move.form_name)
+            )
+        out = m.apply(action)
+        assert isinstance(out, Match), out
+        m = out
+    return m
+
+
+def test_a_house_game_is_reviewed_without_trouble() -> None:
+    m = house_match(3)
+    record = m.to_record()
+    assert any("choose" in a or "name" in a for a in record["actions"])
+    found = analysis.decisions(record, 0)
+    assert found
+    for d in found[:3]:
+        result = analysis.review_decision(d.obs, d.action, "r", BUDGET, d.pending)
+        assert "best" in result
+
+
+@pytest.mark.parametrize(
+    ("hand", "play", "kind", "words_ja"),
+    [
+        ("S7 S4 S5 D9", "S7", "give", "おすすめ："),
+        ("ST S4 S5 D9", "ST", "discard", "おすすめ："),
+        ("SQ S4 S5 D9", "SQ", "name", "を指定する。"),
+    ],
+)
+def test_the_hint_for_an_owed_choice_is_the_computers_choice(
+    hand: str, play: str, kind: str, words_ja: str
+) -> None:
+    r = Round.start(RULES, [hand, "HK H3", "D6 C8"], leader=0).apply(play)
+    assert isinstance(r, Round) and r.owed_choice() is not None
+    result = analysis.hint(observe(r, 0), "h", BUDGET)
+    assert result["kind"] == "choice" and result["choice"] == kind
+    made = r.name(0, result["best"]) if kind == "name" else r.choose(0, result["best"])
+    assert isinstance(made, Round), "the suggestion is a legal choice"
+    with translation.override("ja"):
+        suggestion, _reasons = hint_sentences(result)
+    assert words_ja in suggestion
+
+
+def test_the_checker_takes_the_house_preset_and_choices() -> None:
+    data = (
+        '{"rules": {"preset": "house", "twelve_bomber": "groups"},'
+        ' "hands": ["S7 S4 S5", "HK H4", "D6 C8"], "leader": 1,'
+        ' "steps": [{"play": "S7"}, {"choose": "S4"}]}'
+    )
+    with translation.override("zh-hans"):
+        result = check(data)
+    assert not result.error, result.error
+    assert any("七传" in line.text for line in result.history)
+    with translation.override("ja"):
+        owed = check(data.replace(', {"choose": "S4"}', ""))
+    assert not owed.error and "7渡し" in owed.status
