@@ -201,7 +201,10 @@ def resume(request: HttpRequest, game_id: str, token: str) -> HttpResponse:
             async_to_sync(layer.group_send)(services.group_name(found.id), {"type": "game.rebound"})
         return redirect(found)
     response = render(request, "play/resume.html", {"game": found})
-    # The token is in this page's URL: never send it on as a Referer, never index it.
-    response["Referrer-Policy"] = "no-referrer"
+    # The token is in this page's URL: never send it to another site as a Referer, never
+    # index it. Not "no-referrer": under it a browser sends the page's own POST (the
+    # button) with "Origin: null", which Django's CSRF check refuses (403: the link never
+    # worked in a browser; found by tests/browser/test_house_browser.py).
+    response["Referrer-Policy"] = "same-origin"
     response["X-Robots-Tag"] = "noindex"
     return response

@@ -182,9 +182,9 @@ def _line(e: Effect, name: Callable[[int], str], kinds: set[str]) -> Line | None
         )
     if kind == fx.ROUND_OVER:
         return Line(_("The round is over."), [], "over")
-    house = _house_line(e, name, kinds)
-    if house is not None:
-        return house
+    if kind in _HOUSE_KINDS:
+        # None is a line deliberately left out (a sandstorm is told by its clear).
+        return _house_line(e, name, kinds)
     raise ValueError(f"unknown effect kind {kind!r}")
 
 
@@ -220,6 +220,11 @@ def _gift_line(e: Effect, name: Callable[[int], str]) -> Line:
 
 
 # -- house rules (RULES.md section 8) ---------------------------------------------------
+
+
+_HOUSE_KINDS = frozenset(
+    (fx.SANDSTORM, fx.REVERSED, fx.SKIPPED, fx.OWES, fx.GAVE, fx.DISCARDED, fx.NAMED)
+)
 
 
 def _house_line(e: Effect, name: Callable[[int], str], kinds: set[str]) -> Line | None:

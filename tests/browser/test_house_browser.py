@@ -1,0 +1,239 @@
+"""Issue 40: a ``house`` round in a real browser where each of the six house rules fires,
+played with the keyboard, with the hidden-card check on every WebSocket frame.
+
+The game is seeded (``SEED``, found by simulating the same round with the same players:
+:func:`simulate`): the computers are the site's beginners, whose moves are a function of the
+game's seed and version, and the person in seat 0 follows :func:`pick_play` / the first
+cards / the first ranks. The simulation says what must happen; the page must show it."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from daifugo_site.play import thinking
+from rules_engine import Action, Match, RuleSet, card_codes
+from rules_engine.ai import Budget
+from rules_engine.cards import RANKS
+from rules_engine.state import NAME_CHOICE
+from tests.browser.conftest import DaphneServer, page_problems
+
+SEED = 19
+RULES = {"twelve_bomber": "groups", "sandstorm": True}
+DELAY_MS = 120
+ROUND_TIMEOUT = 60.0
+#: The ranks seat 0 prefers to play, so that its plays set off the house rules.
+PREFERRED = ("Q", "T", "7", "5", "9")
+
+
+def pick_play(legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Seat 0's play among the page's legal plays (None: pass): a sandstorm, else the
+    first play holding a preferred rank, else the first play."""
+    for move in legal:
+        if len(move["cards"]) == 3 and all(code[1] == "3" for code in move["cards"]):
+            return move
+    for rank in PREFERRED:
+        for move in legal:
+            if any(code[1] == rank for code in move["cards"]):
+                return move
+    return legal[0] if legal else None
+
+
+def simulate() -> Match:
+    """The round as the site will play it: the engine, the same computers, the same seat 0."""
+    m = Match.new(RuleSet.preset("house", **RULES), 4, 1, SEED)
+    while not m.round.over:
+        r = m.round
+        seat = r.to_act
+        obs = m.observe(seat)
+        owed = r.owed_choice()
+        if seat != 0:
+            action = thinking.think(obs, "beginner", f"{SEED}:{len(m.log)}:{seat}", Budget())
+        elif owed is not None:
+            k = owed[2]
+            if owed[1] == NAME_CHOICE:
+                action = Action.name(0, " ".join(RANKS[:k]))
+            else:
+                action = Action.choose(0, " ".join(card_codes(obs.hand)[:k]))
+        else:
+            legal = [
+                {"cards": card_codes(m.cards), "form": m.form_name, "ambiguous": m.ambiguous}
+                for m in obs.legal
+                if not m.is_pass
+            ]
+            move = pick_play(legal)
+            if move is None:
+                action = Action.pass_(0)
+            else:
+                form = move["form"] if move["ambiguous"] else None
+                action = Action("play", 0, " ".join(move["cards"]), form)
+        out = m.apply(action)
+        assert isinstance(out, Match), (action, out)
+        m = out
+    return m
+
+
+def effects_of(m: Match) -> list[Any]:
+    r = m.deal_round(0)
+    out = []
+    from rules_engine.match import apply_to_round
+
+    for action in m.round_log():
+        r = apply_to_round(r, action)  # type: ignore[assignment]
+        out.extend(r.effects)
+    return out
+
+
+def create_game(server: DaphneServer) -> tuple[str, str]:
+    token = f"house-browser-{SEED}"
+    out = server.manage(
+        "shell",
+        "-c",
+        "from daifugo_site.play import services; "
+        "from daifugo_site.play.models import Game, hash_resume_token; "
+        "from rules_engine import RuleSet; "
+        f"g = services.create_game(owner='seeded', rules=RuleSet.preset('house', **{RULES!r}), "
+        f"players=4, rounds=1, levels=['beginner'] * 3, delay_ms={DELAY_MS}, seed={SEED}); "
+        f"Game.objects.filter(pk=g.id).update(resume_hash=hash_resume_token({token!r})); "
+        "print(g.id)",
+    )
+    return out.stdout.strip().splitlines()[-1], token
+
+
+def select_with_keyboard(page: Any, codes: list[str]) -> None:
+    buttons = page.locator("#hand button[data-card]")
+    hand = [buttons.nth(i).get_attribute("data-card") for i in range(buttons.count())]
+    wanted = list(codes)
+    buttons.first.focus()
+    for index, code in enumerate(hand):
+        if index:
+            page.keyboard.press("ArrowRight")
+        if code in wanted:
+            page.keyboard.press("Space")
+            wanted.remove(code)
+    assert not wanted, f"cards {wanted} not in hand {hand}"
+
+
+def enter(page: Any, action: str) -> None:
+    """Enter from outside any control: the page's shortcut presses the enabled action."""
+    expect(page.locator(f'[data-action="{action}"]')).to_be_enabled()
+    page.locator("#log-list").focus()
+    page.keyboard.press("Enter")
+
+
+def take_turn(page: Any) -> None:
+    choice = page.locator('[data-testid="choice"]')
+    hand = page.locator('[data-testid="hand"]')
+    if choice.count():
+        count = int(choice.get_attribute("data-count") or "0")
+        if choice.get_attribute("data-kind") == "name":
+            ranks = page.locator("[data-name-form] button[data-rank]")
+            ranks.first.focus()
+            for i in range(count):
+                if i:
+                    page.keyboard.press("Tab")
+                page.keyboard.press("Space")
+            enter(page, "name")
+        else:
+            cards = page.locator("#hand button[data-card]")
+            select_with_keyboard(
+                page, [cards.nth(i).get_attribute("data-card") for i in range(count)]
+            )
+            enter(page, "choose")
+        return
+    legal = json.loads(hand.get_attribute("data-legal") or "[]")
+    move = pick_play(legal)
+    if move is None:
+        page.locator('[data-action="pass"]').focus()
+        page.keyboard.press("Enter")
+        return
+    select_with_keyboard(page, move["cards"])
+    if move["ambiguous"]:
+        page.locator(f'[data-form-choice] input[value="{move["form"]}"]').check()
+    enter(page, "play")
+
+
+def test_a_house_round_where_every_rule_fires(daphne_server: DaphneServer, new_page: Any) -> None:
+    expected = simulate()
+    kinds = {e.kind for e in effects_of(expected)}
+    assert {"gave", "discarded", "named", "skipped", "reversed", "sandstorm"} <= kinds
+    hidden = [e for e in effects_of(expected) if e.kind == "gave" and 0 not in (e.seat, e.to)]
+    shown = [e for e in effects_of(expected) if e.kind == "gave" and 0 in (e.seat, e.to)]
+    assert hidden and shown, "the seed has a gift between computers and one with seat 0"
+
+    game_id, token = create_game(daphne_server)
+    page = new_page(locale="ja-JP")
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(str(f))))
+    page.goto(f"{daphne_server.url}/ja/play/{game_id}/resume/{token}/")
+    page.locator('[data-action="resume"]').click()
+    expect(page.locator('[data-testid="hand"] button[data-card]').first).to_be_visible()
+
+    deadline = time.monotonic() + ROUND_TIMEOUT
+    acted_at: str | None = None
+    saw_prompt = saw_reversed = False
+    while time.monotonic() < deadline:
+        if page.locator('[data-testid="round-result"]').count():
+            break
+        version = page.locator("#table-version").get_attribute("data-version")
+        hand = page.locator('[data-testid="hand"]')
+        if version != acted_at and hand.get_attribute("data-your-turn") == "true":
+            if page.locator('[data-testid="choice"]').count():
+                saw_prompt = True
+                # The prompt is announced with the table's news.
+                expect(page.locator("#announcer")).not_to_be_empty()
+            take_turn(page)
+            acted_at = version
+        if page.locator('[data-testid="direction"][data-direction="-1"]').count():
+            saw_reversed = True
+        page.wait_for_timeout(60)
+    else:
+        pytest.fail(
+            "the round did not end in time: "
+            + page.locator("#play-error").inner_html()
+            + " | v"
+            + str(page.locator("#table-version").get_attribute("data-version"))
+            + " | "
+            + page.locator('[data-testid="log"]').inner_text()[-600:]
+        )
+
+    assert saw_prompt
+    log = page.locator('[data-testid="log"]').inner_text()
+    for words in ("7渡し", "12ボンバー", "5スキップ", "9リバース", "砂嵐", "表向きに捨て"):
+        assert words in log, words
+    expect(page.locator('[data-testid="discarded"]')).to_be_visible()
+    all_frames = "".join(frames)
+    assert saw_reversed or 'data-direction="-1"' in all_frames
+    assert 'data-skipped="true"' in all_frames
+    # Another seat's choice was shown on its plate.
+    assert 'data-choosing="true"' in all_frames
+
+    # The hidden-card check, on every frame: a gift between two computers is told without
+    # its cards; the gifts seat 0 gave or got name theirs.
+    you = "あなた"
+    from django.utils import translation
+
+    from daifugo_site.ui.cardviews import card_name
+
+    with translation.override("ja"):
+        names = [card_name(code) for code in card_codes((1 << 52) - 1)]
+        hidden_names = [card_name(code) for gift in hidden for code in card_codes(gift.cards)]
+        shown_names = [card_name(card_codes(gift.cards)[0]) for gift in shown]
+    told = 0
+    for frame in frames:
+        for line in re.findall(r'<li class="log__item[^"]*">([^<]*)</li>', frame):
+            if "7渡し" in line and you not in line:
+                told += 1
+                assert not any(name in line for name in names), line
+    assert told >= len(hidden), "the gifts between computers were told (without cards)"
+    for name in hidden_names:
+        assert not any(name in line for line in log.splitlines() if "7渡し" in line)
+    gifts_told = [line for line in log.splitlines() if "7渡し" in line and you in line]
+    for name in shown_names:
+        assert any(name in line for line in gifts_told), (name, gifts_told)
+    assert page_problems(page) == []
