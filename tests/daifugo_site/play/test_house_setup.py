@@ -93,7 +93,16 @@ def test_bad_house_set_up_is_refused_in_words_and_creates_nothing(
 ) -> None:
     response = client.post(f"/{lang}/play/", {**FORM, **data})
     assert response.status_code == 400
-    assert message in response.content.decode()
+    errors = response.content.decode()
+    errors = errors[errors.index('data-testid="form-errors"') :]
+    errors = errors[: errors.index("</div>")]
+    # The switch's name (its label, whichever words the rules pages give it) and the
+    # refusal, in the page's language.
+    assert message in errors
+    if any(key.startswith("opt_") for key in data) and "table" not in data:
+        assert {"zh-hans": "请从给出的选项中选择。", "ja": "表示された値から選んでください。"}[
+            lang
+        ] in errors
     assert not Game.objects.exists()
 
 

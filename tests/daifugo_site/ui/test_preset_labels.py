@@ -12,21 +12,29 @@ from django.utils import translation
 
 from daifugo_site.accounts.models import GameResult
 from daifugo_site.ui.labels import preset_label
+from rules_engine import PRESET_NAMES
 from tests.daifugo_site.rated.conftest import account
 from tests.html import find_all
 
 pytestmark = pytest.mark.django_db
 
 NAMES = {
-    "zh-hans": {"standard": "标准", "party": "派对", "classic": "经典", "basic": "基础"},
+    "zh-hans": {
+        "standard": "标准",
+        "party": "派对",
+        "classic": "经典",
+        "basic": "基础",
+        "house": "家规",
+    },
     "ja": {
         "standard": "スタンダード",
         "party": "パーティー",
         "classic": "クラシック",
         "basic": "ベーシック",
+        "house": "ハウスルール",
     },
 }
-RAW = re.compile(r"\b(standard|party|classic|basic)\b", re.I)
+RAW = re.compile(r"\b(standard|party|classic|basic|house)\b", re.I)
 
 
 @pytest.mark.parametrize("lang", NAMES)
@@ -42,7 +50,7 @@ def test_the_set_up_lists_name_presets_in_the_language(lang: str, path: str) -> 
     select = html[html.index('name="preset"') :]
     select = select[: select.index("</select>")]
     texts = [o.text for o in find_all(select, "option")]
-    assert len(texts) == 4
+    assert len(texts) == 5  # the four presets and house (issue 40)
     assert not any(RAW.search(t) for t in texts), texts
     assert all(any(name in t for t in texts) for name in NAMES[lang].values())
 
@@ -69,4 +77,5 @@ def test_the_presets_page_heads_its_columns_with_the_names(lang: str) -> None:
     call_command("load_site_content", "--app", "pages", "-v", "0", stdout=open(os.devnull, "w"))  # noqa: SIM115
     html = Client().get(f"/{lang}/rules/presets/").content.decode()
     heads = [th.text.strip() for th in find_all(html, "th", scope="col")][1:]
-    assert heads == list(NAMES[lang].values())
+    # The presets page compares the engine's four site presets (house has its own section).
+    assert heads == [NAMES[lang][name] for name in PRESET_NAMES]
