@@ -21,7 +21,8 @@ from rules_engine import Action, Match, RuleSet, card_codes
 from rules_engine.ai import Budget
 from rules_engine.cards import RANKS
 from rules_engine.state import NAME_CHOICE
-from tests.browser.conftest import DaphneServer, page_problems
+from tests.browser.conftest import DaphneServer, axe_script, page_problems
+from tests.browser.test_axe import assert_no_violations
 
 SEED = 19
 RULES = {"twelve_bomber": "groups", "sandstorm": True}
@@ -176,7 +177,8 @@ def test_a_house_round_where_every_rule_fires(daphne_server: DaphneServer, new_p
 
     deadline = time.monotonic() + ROUND_TIMEOUT
     acted_at: str | None = None
-    saw_prompt = saw_reversed = False
+    saw_reversed = False
+    prompts: set[str] = set()
     while time.monotonic() < deadline:
         if page.locator('[data-testid="round-result"]').count():
             break
@@ -184,7 +186,12 @@ def test_a_house_round_where_every_rule_fires(daphne_server: DaphneServer, new_p
         hand = page.locator('[data-testid="hand"]')
         if version != acted_at and hand.get_attribute("data-your-turn") == "true":
             if page.locator('[data-testid="choice"]').count():
-                saw_prompt = True
+                kind = page.locator('[data-testid="choice"]').get_attribute("data-kind")
+                if kind not in prompts and axe_script() is not None:
+                    # Each kind of prompt, once: no axe violation (the rank buttons, the
+                    # cards to pick, the house panel beside them).
+                    assert_no_violations(page, f"the {kind} prompt")
+                prompts.add(kind or "")
                 # The prompt is announced with the table's news.
                 expect(page.locator("#announcer")).not_to_be_empty()
             take_turn(page)
@@ -202,7 +209,7 @@ def test_a_house_round_where_every_rule_fires(daphne_server: DaphneServer, new_p
             + page.locator('[data-testid="log"]').inner_text()[-600:]
         )
 
-    assert saw_prompt
+    assert prompts == {"give", "discard", "name"}, prompts
     log = page.locator('[data-testid="log"]').inner_text()
     for words in ("7渡し", "12ボンバー", "5スキップ", "9リバース", "砂嵐", "表向きに捨て"):
         assert words in log, words
