@@ -112,3 +112,44 @@ def test_the_rated_game_is_standard_whatever_is_posted() -> None:
 
     assert not rated_rules().has_house_rules
     assert rated_rules().preset_name == "standard"
+
+
+ROOM = {
+    **FORM,
+    "speed": "300",
+    "name": "Aki",
+    "drop_timeout": "30",
+    "clock": "0",
+    "standin_level": "intermediate",
+}
+
+
+@pytest.mark.parametrize("mode", ["link", "hotseat"])
+def test_a_room_and_a_hotseat_table_take_the_house_rules(
+    client: Client, content: None, mode: str
+) -> None:
+    from daifugo_site.play import services
+    from daifugo_site.rooms.models import Room
+    from daifugo_site.rooms.views import room_rules
+
+    data = {**ROOM, "mode": mode, "humans": "2", "preset": "house", "opt_sandstorm": "on"}
+    response = client.post("/ja/play/room/new/", data)
+    assert response.status_code == 302, response.content.decode()[:300]
+    room = Room.objects.get(creator=client.session[services.PLAYER_TOKEN_KEY])
+    assert room.rules == {"preset": "house", "sandstorm": True}
+    from django.utils import translation
+
+    with translation.override("ja"):
+        lines = dict(room_rules(room))
+    assert "ハウスルール" in lines.values()
+    assert any("砂嵐" in label for label in lines)
+
+
+def test_a_room_refuses_a_bad_house_switch_in_words(client: Client, content: None) -> None:
+    from daifugo_site.rooms.models import Room
+
+    data = {**ROOM, "mode": "link", "preset": "house", "opt_five_skip": "always"}
+    response = client.post("/zh-hans/play/room/new/", data)
+    assert response.status_code == 400
+    assert "请从给出的选项中选择。" in response.content.decode()
+    assert not Room.objects.exists() and not Game.objects.exists()
