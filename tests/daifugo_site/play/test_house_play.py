@@ -255,3 +255,57 @@ def test_the_refusal_words_exist_for_every_choice_reason() -> None:
     for reason in ("choice_owed", "no_choice_owed", "not_a_rank", "rank_repeated",
                    "choice_wrong_count", "wrong_count", "not_in_hand"):  # fmt: skip
         assert reason in REASON_TEXT
+
+
+@pytest.mark.django_db
+def test_the_computer_makes_the_choice_an_absent_persons_seat_owes() -> None:
+    """A room's person whose drop time has run out: the computer plays for their seat,
+    the owed house-rule choice included, through the same one path (by_computer)."""
+    import datetime
+
+    from django.utils import timezone
+
+    from daifugo_site.rooms import presence
+    from daifugo_site.rooms import services as rooms
+    from daifugo_site.rooms.models import Room, RoomSeat
+    from rules_engine import RuleSet
+
+    from .conftest import new_session
+
+    _key, token = new_session()
+    room = rooms.create_room(
+        creator=token,
+        name="",
+        rules=RuleSet.preset("house", **HOUSE),
+        players=4,
+        rounds=3,
+        levels=["beginner"] * 3,
+        mode=Room.Mode.LINK,
+        humans=1,
+        drop_timeout_s=1,
+        delay_ms=0,
+    )
+    # A friend at seat 1 keeps the table going (their page is open).
+    assert rooms.take_seat(room, 1, new_session()[1], "Bo") is None
+    game, _ = rooms.start(room, token, fill=True)
+    assert game is not None
+    # The deal this test knows (seat 0 leads and holds a single 7): set before any move.
+    Game.objects.filter(pk=game.id).update(seed=GIVE_SEED)
+    services._CACHE.pop(game.id, None)
+    game, _ = services.current(game.id)  # type: ignore[misc]
+    assert services.apply_action(
+        game.id, lead_with(game, "7"), by_computer=False, player=token
+    ).accepted
+    RoomSeat.objects.filter(room=room).update(
+        away_since=timezone.now() - datetime.timedelta(minutes=5)
+    )
+    presence.open_connection("c1", room.token, 1)
+    game, match = services.current(game.id)  # type: ignore[misc]
+    assert match.round.owed_choice() is not None
+    assert 0 in services.standin_seats(game, match)
+    assert services.computers_to_act(game, match) == [0]
+    action = computers.computer_action(game, match, 0)
+    assert action.kind == "choose"
+    assert services.apply_action(
+        game.id, action, by_computer=True, expected_version=game.version
+    ).accepted
