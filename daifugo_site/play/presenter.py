@@ -230,6 +230,8 @@ class TableView:
     owed: OwedView | None = None
     #: The prompt's words when this page's seat owes it.
     choice_prompt: str = ""
+    #: The choice owed, said as the log says it ("7-pass: X chooses 2 cards to give to Y").
+    owed_text: str = ""
 
     @property
     def legal_json(self) -> str:
@@ -464,7 +466,23 @@ def table_view(game: Game, match: Match, *, is_owner: bool, seat: int | None = N
         choice_prompt=choice_prompt(owed, lambda t: seat_name(game, t, is_owner, viewer))
         if owed is not None and owed.mine and show_hand
         else "",
+        owed_text=owed_sentence(owed, lambda t: seat_name(game, t, is_owner, viewer))
+        if owed is not None
+        else "",
     )
+
+
+def owed_sentence(owed: OwedView, name: Any) -> str:
+    """The narrator's sentence for the choice owed (the same words as the log's)."""
+    effect = Effect(
+        fx.OWES,
+        owed.seat,
+        to=owed.receiver if owed.receiver is not None else -1,
+        size=owed.count,
+        reason=owed.kind,
+    )
+    lines = narrate([effect], name)
+    return lines[0].text if lines else ""
 
 
 def _not_mine(owed: OwedView) -> OwedView:

@@ -109,7 +109,7 @@ def fragment_keys(view: TableView) -> dict[str, Any]:
         # The house rules: the direction drawn and the cards discarded face up; in the
         # panel, the same said, and the choice owed.
         "felt_house": (view.direction, tuple(view.discarded_codes)),
-        "house": (view.direction, tuple(view.discarded_codes), view.owed, view.is_owner),
+        "house": (view.direction, tuple(view.discarded_codes), view.owed, view.owed_text),
         # The keyboard panel's words for the seats and the field (the play beneath the top
         # one changes only when the top one does).
         "summary": (

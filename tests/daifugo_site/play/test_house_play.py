@@ -129,6 +129,8 @@ def test_the_owing_seat_is_prompted_and_the_others_see_who_chooses() -> None:
     assert not viewer.choosing and viewer.choice_prompt == ""
     plate = viewer.seats[0].state_text
     assert "7渡し" in plate, plate
+    # The panel says it as the log does, naming who chooses.
+    assert viewer.owed_text.startswith("7渡し：") and "プレイヤー" in viewer.owed_text
 
 
 @pytest.mark.django_db
