@@ -197,6 +197,8 @@ PURGE_FINISHED_GAMES_DAYS = int(os.environ.get("PURGE_FINISHED_GAMES_DAYS", "30"
 PURGE_GUEST_PROGRESS_DAYS = int(os.environ.get("PURGE_GUEST_PROGRESS_DAYS", "30"))
 # Anonymous game statistics (daifugo_site/accounts/sitestats.py) are kept 30 days.
 PURGE_SITE_STATS_DAYS = int(os.environ.get("PURGE_SITE_STATS_DAYS", "30"))
+# Candidate puzzles from players' games that an admin rejected (tutorials/mine_games.py).
+PURGE_REJECTED_PUZZLES_DAYS = int(os.environ.get("PURGE_REJECTED_PUZZLES_DAYS", "30"))
 # Rows per DELETE statement: a purge of a big backlog never holds one long transaction.
 PURGE_BATCH_SIZE = 1000
 
