@@ -8,7 +8,8 @@ are chosen
 - the bar's buttons and the hand's cards are at least 44 px across and down, and no key
   badge is shown on a touch screen.
 
-The hub and the results page are no wider than the screen either. One page per language,
+A losing move's reason shows without scrolling. The hub and the results page are no wider
+than the screen, and the hub's links are a fingertip high. One phone size per language,
 so the test stays quick (docs/phone-table.md has the other sizes, checked by hand).
 """
 
@@ -69,23 +70,46 @@ PROBLEMS = """(minTarget) => {
 
 NO_WIDER = "() => document.scrollingElement.scrollWidth <= window.innerWidth"
 
+# Links shorter than a fingertip, on the hub.
+SMALL_LINKS = """(minTarget) => [...document.querySelectorAll('.puzzle-modes a, .puzzle-themes a')]
+  .filter((a) => a.getBoundingClientRect().height < minTarget).map((a) => a.textContent)"""
+
+# The tutor's answer to a move, in view without scrolling.
+FEEDBACK_IN_VIEW = """() => {
+  const r = document.querySelector('#tutor-feedback').getBoundingClientRect();
+  return window.scrollY === 0 && r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0;
+}"""
+
+
+def tap_move(page: Any, move: str) -> None:
+    for card in move.split():
+        page.locator(f'#tutor .tutor-cards-buttons button[data-card="{card}"]').tap()
+
 
 @pytest.mark.parametrize(("lang", "locale"), [("zh-hans", "zh-CN"), ("ja", "ja-JP")])
 def test_a_puzzle_solved_on_a_phone_without_scrolling(
     daphne_server: Any, new_page: Any, lang: str, locale: str
 ) -> None:
-    good, _bad, _losing = _pick()
+    good, bad, losing = _pick()
     page = new_page(
         locale=locale, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
     )
     page.goto(f"{daphne_server.url}/{lang}/learn/puzzles/")
     assert page.evaluate(NO_WIDER)
+    assert page.evaluate(SMALL_LINKS, MIN_TARGET) == []
+
+    # A losing move: the reason is shown where it can be read, without scrolling.
+    page.goto(f"{daphne_server.url}/{lang}/learn/mined-{bad['id'].lower()}/")
+    page.wait_for_selector('#tutor section[data-step="0"] .tutor-cards-buttons')
+    tap_move(page, losing)
+    page.locator('#tutor [data-action="play"]').tap()
+    page.wait_for_selector('#tutor-feedback [data-feedback="wrong"]')
+    page.wait_for_function(FEEDBACK_IN_VIEW)
 
     page.goto(f"{daphne_server.url}/{lang}/learn/mined-{good['id'].lower()}/")
     page.wait_for_selector('#tutor section[data-step="0"] .tutor-cards-buttons')
     assert page.evaluate(PROBLEMS, MIN_TARGET) == []
-    for card in good["solution"].split():
-        page.locator(f'#tutor .tutor-cards-buttons button[data-card="{card}"]').tap()
+    tap_move(page, good["solution"])
     assert page.evaluate(PROBLEMS, MIN_TARGET) == [], "with the cards chosen"
     page.locator('#tutor [data-action="play"]').tap()
     page.wait_for_selector('[data-testid="puzzle-result"][data-solved="true"]')
