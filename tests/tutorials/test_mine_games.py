@@ -113,6 +113,8 @@ def test_nothing_is_live_before_approval_and_approving_serves_it(
     for lang, note in (("zh-hans", "本站玩家对局"), ("ja", "このサイトで遊ばれた対局")):
         body = client.get(f"/{lang}/learn/{slug}/").content.decode()
         assert note in body and 'data-testid="puzzle-panel"' in body
+    hub = client.get("/ja/learn/puzzles/").content.decode()
+    assert "このサイトで遊ばれた対局から取った 1 問" in hub
     # Loading the shipped file again leaves it alone (it is not in the file).
     from tutorials.mined import load_mined
 
