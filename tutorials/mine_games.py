@@ -226,7 +226,7 @@ def scan_game(
         scan.skipped = "opted-out"
     if scan.skipped:
         stats.skipped[scan.skipped] = stats.skipped.get(scan.skipped, 0) + 1
-        scan.save()
+        GameScan.objects.get_or_create(game=game, defaults={"skipped": scan.skipped})
         return scan
     assert preset is not None
     found: list[tuple[int, dict[str, Any], str]] = []
@@ -255,15 +255,18 @@ def scan_game(
     scan.seconds = round(time.perf_counter() - t0, 3)
     stats.tried += scan.tried
     stats.seconds += scan.seconds
-    with transaction.atomic():
-        for index, puzzle, digest in found:
-            PlayerPuzzle.objects.get_or_create(
-                game_id=game.pk,
-                action_index=index,
-                defaults={"record": puzzle, "position": digest},
-            )
-        scan.kept = len(found)
-        scan.save()
+    try:
+        with transaction.atomic():
+            scan.kept = len(found)
+            scan.save(force_insert=True)
+            for index, puzzle, digest in found:
+                PlayerPuzzle.objects.get_or_create(
+                    game_id=game.pk,
+                    action_index=index,
+                    defaults={"record": puzzle, "position": digest},
+                )
+    except IntegrityError:  # another run scanned this game meanwhile: its result stands
+        return GameScan.objects.get(game=game)
     stats.kept += len(found)
     return scan
 

@@ -90,6 +90,8 @@ def test_nothing_is_live_before_approval_and_approving_serves_it(
     # The admin's gate: the list shows the candidate; the approve action publishes it.
     page = admin_client.get("/admin/tutorials/playerpuzzle/")
     assert page.status_code == 200 and SOLUTION in page.content.decode()
+    change = admin_client.get(f"/admin/tutorials/playerpuzzle/{candidate.pk}/change/")
+    assert change.status_code == 200 and SOLUTION in change.content.decode()
     response = admin_client.post(
         "/admin/tutorials/playerpuzzle/",
         {"action": "approve", "_selected_action": [candidate.pk]},
@@ -180,3 +182,13 @@ def test_the_waiting_queue_is_bounded(game: Game, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(mine_games, "MAX_WAITING", 0)
     stats = scan()
     assert stats.full and stats.games == 0 and not GameScan.objects.exists()
+
+
+def test_which_rules_make_puzzles() -> None:
+    # A preset as it is; the rated 1v1's 13-card deal does not change a position's rules.
+    assert mine_games.puzzle_preset({"preset": "standard"}) == "standard"
+    assert mine_games.puzzle_preset({"preset": "standard", "hand_size": 13}) == "standard"
+    # A changed rule would make the page's "standard rules" untrue; an unknown preset.
+    assert mine_games.puzzle_preset({"preset": "standard", "eight_cut": False}) is None
+    assert mine_games.puzzle_preset({"preset": "nope"}) is None
+    assert mine_games.puzzle_preset("standard") is None
