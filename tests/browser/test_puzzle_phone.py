@@ -8,7 +8,8 @@ are chosen
 - the bar's buttons and the hand's cards are at least 44 px across and down, and no key
   badge is shown on a touch screen.
 
-A losing move's reason shows without scrolling. The hub and the results page are no wider
+A losing move's reason shows without scrolling (over the position, folded when the next
+cards are chosen). The hub and the results page are no wider
 than the screen, and the hub's links are a fingertip high. One phone size per language,
 so the test stays quick (docs/phone-table.md has the other sizes, checked by hand).
 """
@@ -105,6 +106,10 @@ def test_a_puzzle_solved_on_a_phone_without_scrolling(
     page.locator('#tutor [data-action="play"]').tap()
     page.wait_for_selector('#tutor-feedback [data-feedback="wrong"]')
     page.wait_for_function(FEEDBACK_IN_VIEW)
+    # Choosing the next cards folds it to one line, so the other hands show again.
+    page.locator("#tutor .tutor-cards-buttons button[data-card]").first.tap()
+    folded = page.locator("#tutor-feedback").bounding_box()
+    assert folded is not None and folded["height"] <= MIN_TARGET + 1, folded
 
     page.goto(f"{daphne_server.url}/{lang}/learn/mined-{good['id'].lower()}/")
     page.wait_for_selector('#tutor section[data-step="0"] .tutor-cards-buttons')
