@@ -2,7 +2,7 @@
 touch, in both languages, the puzzle is solved by tapping, and before and after the cards
 are chosen
 
-- the goal, the field, your hand and Play (and Pass, when the field is not empty) lie
+- the goal, the field, your hand, Play and Hint (and Pass, when the field is not empty) lie
   inside the screen, which has not scrolled and is no wider than the screen; every card
   of your hand is on top where it is drawn (nothing covers it, not the bar);
 - the bar's buttons and the hand's cards are at least 44 px across and down, and no key
@@ -40,6 +40,9 @@ PROBLEMS = """(minTarget) => {
   if (document.querySelector('#tutor .field__who')) {
     must.push(['Pass', '#tutor [data-action="pass"]']);
   }
+  if (document.querySelector('#tutor [data-action="hint"]')) {
+    must.push(['Hint', '#tutor [data-action="hint"]']);
+  }
   for (const [name, selector] of must) {
     const el = document.querySelector(selector);
     if (!el) { problems.push(name + ' missing'); continue; }
@@ -57,7 +60,8 @@ PROBLEMS = """(minTarget) => {
       problems.push(b.dataset.card + ' is ' + Math.round(r.width) + '×' + Math.round(r.height));
     }
   });
-  document.querySelectorAll('#tutor .hand__actions .button').forEach((b) => {
+  document.querySelectorAll('#tutor .hand__actions .button, #tutor [data-action="hint"]')
+    .forEach((b) => {
     const r = b.getBoundingClientRect();
     if (r.width < minTarget || r.height < minTarget) {
       problems.push(b.dataset.action + ' is ' + Math.round(r.width) + '×' + Math.round(r.height));
