@@ -30,9 +30,16 @@
     if (!url) { return; }
     var audio = audios[name] || (audios[name] = new Audio(url));
     try { audio.currentTime = 0; } catch (e) { /* not loaded yet */ }
-    var started = audio.play();
-    if (started && started.catch) { started.catch(function () { /* refused: stay quiet */ }); }
     box.setAttribute("data-last-cue", name); // what the page asked for (a test hook)
+    var started = audio.play();
+    if (started && started.then) {
+      started.then(function () {
+        box.setAttribute("data-played", name);
+      }, function () {
+        // Refused by the browser: stay quiet (no console error), say so for the tests.
+        box.setAttribute("data-refused", name);
+      });
+    }
   }
 
   document.addEventListener("htmx:wsAfterMessage", function () {

@@ -70,6 +70,8 @@ def test_sound_switch_and_a_quick_message_between_two_browsers(
     cues = (mover.locator("#table-version").get_attribute("data-cues") or "").split()
     assert cues and cues[-1] == "play"
     expect(mover.locator(SOUNDS)).to_have_attribute("data-last-cue", cues[0])
+    # The file came through the static pipeline and the browser played it.
+    expect(mover.locator(SOUNDS)).to_have_attribute("data-played", cues[0])
     # The waiter's push named "your turn", but no sound before a gesture on that page.
     assert "turn" in (waiter.locator("#table-version").get_attribute("data-cues") or "")
     waiter.wait_for_timeout(200)
