@@ -77,4 +77,8 @@ async def test_pushes_carry_the_cues_of_what_happened_since_the_page_last_heard(
     await client.send(first_play(table))
     await client.receive()
     assert _cues(client.messages[-1])[-1] == "play"
+    # The round's first line is appended, not the log sent whole: a quick message said
+    # before it (added to the page's log) stays where it was.
+    assert '<ol id="log-list" hx-swap-oob="beforeend">' in client.messages[-1]
+    assert '<section id="log"' not in client.messages[-1]
     await client.close()
