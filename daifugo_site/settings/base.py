@@ -293,12 +293,16 @@ CONTENT_SECURITY_POLICY = {
 PERMISSIONS_POLICY: dict[str, list[str]] = {
     feature: []
     for feature in (
-        "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media",
+        "accelerometer", "camera", "display-capture", "encrypted-media",
         "geolocation", "gyroscope", "magnetometer", "microphone", "midi", "payment",
         "picture-in-picture", "publickey-credentials-get", "screen-wake-lock", "serial",
         "usb", "xr-spatial-tracking",
     )
 }  # fmt: skip
+# The table's sounds (static/play/sounds.js) play after the person's first gesture, as the
+# sound plays on a later push: "autoplay=()" would leave that to each browser's reading of
+# the policy, so the site's own frames may play sound; no other origin may.
+PERMISSIONS_POLICY["autoplay"] = ["self"]
 # Production lists its exact WebSocket origins here (prod.py); None = Channels' check of the
 # Origin's host against ALLOWED_HOSTS (any scheme and port: dev servers on any port).
 WEBSOCKET_ALLOWED_ORIGINS: list[str] | None = None
