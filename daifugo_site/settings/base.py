@@ -336,6 +336,10 @@ LIMIT_SEND_BACKLOG_BYTES = int(os.environ.get("LIMIT_SEND_BACKLOG_BYTES", str(25
 # client past either bound is dropped, so one client's flood holds at most this much.
 LIMIT_INBOUND_MESSAGES = int(os.environ.get("LIMIT_INBOUND_MESSAGES", "64"))
 LIMIT_INBOUND_BYTES = int(os.environ.get("LIMIT_INBOUND_BYTES", str(256 * 1024)))
+# Quick messages at a table of people (play/phrases.py), per seat: one every few seconds
+# and a few a minute, so a phrase cannot be used to flood the others' seats and logs.
+PLAY_SAY_GAP_S = int(os.environ.get("PLAY_SAY_GAP_S", "3"))
+PLAY_SAY_PER_MINUTE = int(os.environ.get("PLAY_SAY_PER_MINUTE", "10"))
 # WebSockets open at once from one address (all pages, all games): a family or a classroom
 # behind one router fits; a script opening thousands does not.
 # Behind a proxy, daphne needs --proxy-headers (README) or every visitor is the proxy.
