@@ -96,6 +96,7 @@ def create(request: HttpRequest) -> HttpResponse:
                 clock_s=data["clock"],
                 standin_level=data["standin_level"],
                 delay_ms=int(data["speed"]),
+                names=data.get("names") or None,
             )
             if room.mode == Room.Mode.HOTSEAT:
                 game, _refusal = services.start(room, owner, fill=True)
