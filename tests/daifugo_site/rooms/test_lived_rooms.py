@@ -346,3 +346,56 @@ def _rules() -> Any:
     from rules_engine import RuleSet
 
     return RuleSet.preset("standard")
+
+
+# -- over the socket: the countdown comes with the round's end and goes with the next ----------
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_link_tables_page_is_told_the_countdown_when_the_round_ends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from channels.db import database_sync_to_async
+
+    from daifugo_site.play import computers
+    from tests.daifugo_site.play.conftest import PlayClient
+    from tests.daifugo_site.play.test_ws_game import first_play
+
+    fair = computers.FairPool(1, 1, executor=lambda: ThreadPoolExecutor(1))
+    monkeypatch.setattr(computers, "_POOL", fair)
+    monkeypatch.setattr(computers, "_LEASES", computers.LocalLeases(3000))
+    room, game, sessions = await database_sync_to_async(seated_room)(2, players=4)
+    assert game is not None
+    # Seat 1's person is away: the computer plays for them (and marks it).
+    await database_sync_to_async(rooms.hand_to_computer)(room, sessions[0][1], 1)
+    a = PlayClient(game.id, sessions[0][0])
+    table = await a.connect()
+    for _ in range(300):
+        if table.round_over:
+            break
+        if table.your_turn and table.error is None:
+            await a.send(first_play(table))
+        table = await a.receive(timeout=15)
+    assert table.round_over
+    await asyncio.sleep(0.3)
+    await a.drain()
+    said = "下一局将在"
+    ended = next(i for i, m in enumerate(a.messages) if 'data-testid="round-result"' in m)
+    later = a.messages[ended:]
+    assert any('data-testid="next-round-countdown"' in m for m in later)
+    news = [_news(m) for m in later if 'id="room-news"' in m]
+    assert sum(said in n for n in news) == 1, news
+    assert "电脑替P1出的牌" in a.page.get("log", "") or any(
+        "电脑替P1出的牌" in m for m in a.messages
+    )
+    # Someone moves on: the countdown goes.
+    await a.send({"action": "next", "v": str(table.version)})
+    await a.until(lambda t: not t.round_over and t.error is None, 15)
+    await asyncio.sleep(0.3)
+    await a.drain()
+    panels = [m for m in a.messages if 'id="room-panel"' in m]
+    assert 'data-testid="next-round-countdown"' not in panels[-1]
+    await a.close()
