@@ -11,6 +11,9 @@
     function show() {
       var hotseat = mode.value === "hotseat";
       names.hidden = !hotseat;
+      // At one device the people are named below; the first one's name is the nickname.
+      var nickname = document.getElementById("room-nickname");
+      if (nickname && nickname.closest("p")) nickname.closest("p").hidden = hotseat;
       var count = Number(humans.value) || 2;
       names.querySelectorAll("[data-person]").forEach(function (line) {
         line.hidden = Number(line.getAttribute("data-person")) > count;

@@ -112,7 +112,7 @@ def test_a_move_the_computer_makes_for_an_absent_person_is_marked_from_the_recor
     assert view.seats[1].absent and not any(view.seats[s].absent for s in (0, 2, 3))
     for page in (html, viewer):
         assert page.count('data-seat-state="absent"') == 2  # the felt's plate, the table row
-        assert "コンピューターが代わりにプレイ中" in page
+        assert "コンピューターが代行中" in page
         assert "コンピューターがP1の代わりに出しました" in page
         # Nothing of the absent person's hand: no card of it, by code or by name.
         for code in card_codes(match.round.hands[1]):
@@ -399,3 +399,22 @@ async def test_a_link_tables_page_is_told_the_countdown_when_the_round_ends(
     panels = [m for m in a.messages if 'id="room-panel"' in m]
     assert 'data-testid="next-round-countdown"' not in panels[-1]
     await a.close()
+
+
+def round_end_with_an_absent_seat() -> dict[str, str]:
+    """For the browser test (``manage.py shell``): a room whose seat 1 the computer played
+    for its absent person to the end of the first round; seat 0's session and the game."""
+    room, game, sessions = seated_room(2, players=4, rounds=3)
+    assert game is not None
+    assert rooms.hand_to_computer(room, sessions[0][1], 1) is None
+    _to_round_end(game, {0: sessions[0][1]})
+    return {"game": game.id, "session": sessions[0][0]}
+
+
+def test_at_one_device_an_unnamed_first_person_is_player_1_not_the_nickname(
+    client: Client,
+) -> None:
+    response = client.post("/zh-hans/play/room/new/", {**HOTSEAT, "name": "Aki"})
+    assert response.status_code == 302
+    game = Game.objects.get(pk=Room.objects.get().game_id)
+    assert [game.seats[s]["name"] for s in range(3)] == ["1号玩家", "2号玩家", "3号玩家"]
