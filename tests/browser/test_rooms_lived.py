@@ -80,6 +80,15 @@ def test_the_next_round_counts_down_and_the_absent_persons_seat_says_so(
     seconds = countdown.locator("[data-seconds]")
     # Counted from the server's deadline (about 30 s after the round's last move), not
     # from the device's clock, which is an hour fast here.
+    # On a phone too, where the round's result covers the bottom of the screen.
+    box = countdown.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert countdown.evaluate(
+        "(el) => { const r = el.getBoundingClientRect();"
+        " return !!document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)"
+        ".closest('[data-testid=next-round-countdown]'); }"
+    )
     first = int(seconds.inner_text())
     assert 20 <= first <= 30, first
     expect(seconds).not_to_have_text(str(first), timeout=3_000)
