@@ -9,6 +9,10 @@
   the turn clock) and asks for a computer driver (a seat it plays now). A timer in a
   process that saw the drop (or found a dead worker's rows) wakes everyone again when the
   drop time runs out; the computers' sweep finds the same turn should no process be left.
+- **Between rounds** the panel counts down to the round the computer starts by itself
+  (:func:`presence.next_round_at`: the round's last write plus ``ROOMS_NEXT_ROUND_S``,
+  the same deadline in every process, so a page that reconnects counts to the same end);
+  the page's live region says it once, and a timer wakes a driver at that time.
 - A room hook that raises is logged and the page goes on: an exception escaping a group
   handler would end the consumer, and daphne would close the socket with 1011.
 - **Hotseat** (one device): the page shows a hand only after the person to act pressed
