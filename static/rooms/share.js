@@ -12,7 +12,10 @@
     var said = box.querySelector('[role="status"]');
     var link = document.querySelector('[data-testid="room-link"]');
     var url = button.getAttribute("data-url");
-    var canShare = typeof navigator.share === "function";
+    // The share sheet on touch screens (phones, tablets); a desktop browser that has one
+    // too copies instead, which is what a person at a keyboard expects.
+    var touch = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+    var canShare = typeof navigator.share === "function" && touch;
     if (canShare) button.textContent = button.getAttribute("data-label-share");
     box.hidden = false;
 
