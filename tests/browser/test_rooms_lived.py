@@ -103,7 +103,7 @@ def test_the_next_round_counts_down_and_the_absent_persons_seat_says_so(
     expect(absent).to_have_count(1)
     expect(absent).to_contain_text("コンピューターが代行中")
     expect(page.locator('#summary [data-seat-state="absent"]')).to_have_count(1)
-    expect(page.locator("#log")).to_contain_text("コンピューターがP1の代わりに出しました。")
+    expect(page.locator("#log")).to_contain_text("コンピューターがP1の代わりにプレイしました。")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert page_problems(page) == []
 

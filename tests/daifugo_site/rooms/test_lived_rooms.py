@@ -107,13 +107,13 @@ def test_a_move_the_computer_makes_for_an_absent_person_is_marked_from_the_recor
         view = presenter.table_view(game, match, is_owner=True, seat=0)
         html, _keys, _v = rendering.render_table(game.id, "ja", True, seat=0)  # type: ignore[misc]
         viewer, _keys, _v = rendering.render_table(game.id, "ja", False)  # type: ignore[misc]
-    marked = [e.text for e in view.log if "コンピューターがP1の代わりに出しました" in e.text]
+    marked = [e.text for e in view.log if "コンピューターがP1の代わりにプレイしました" in e.text]
     assert len(marked) == 1
     assert view.seats[1].absent and not any(view.seats[s].absent for s in (0, 2, 3))
     for page in (html, viewer):
         assert page.count('data-seat-state="absent"') == 2  # the felt's plate, the table row
         assert "コンピューターが代行中" in page
-        assert "コンピューターがP1の代わりに出しました" in page
+        assert "コンピューターがP1の代わりにプレイしました" in page
         # Nothing of the absent person's hand: no card of it, by code or by name.
         for code in card_codes(match.round.hands[1]):
             assert f'data-card="{code}"' not in page
@@ -134,7 +134,7 @@ def test_a_move_the_computer_makes_for_an_absent_person_is_marked_from_the_recor
         view = presenter.table_view(game, match, is_owner=True, seat=0)
     assert not view.seats[1].absent
     if match.round_no == 0:
-        assert sum("电脑替P1出的牌" in e.text for e in view.log) == 1
+        assert sum("由电脑代P1操作" in e.text for e in view.log) == 1
 
 
 def test_a_turn_clock_run_out_is_not_an_absence() -> None:
@@ -388,8 +388,8 @@ async def test_a_link_tables_page_is_told_the_countdown_when_the_round_ends(
     assert any('data-testid="next-round-countdown"' in m for m in later)
     news = [_news(m) for m in later if 'id="room-news"' in m]
     assert sum(said in n for n in news) == 1, news
-    assert "电脑替P1出的牌" in a.page.get("log", "") or any(
-        "电脑替P1出的牌" in m for m in a.messages
+    assert "由电脑代P1操作" in a.page.get("log", "") or any(
+        "由电脑代P1操作" in m for m in a.messages
     )
     # Someone moves on: the countdown goes.
     await a.send({"action": "next", "v": str(table.version)})
