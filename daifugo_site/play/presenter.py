@@ -234,6 +234,19 @@ class TableView:
         return json.dumps(self.legal)
 
     @property
+    def quick_messages(self) -> bool:
+        """Whether this page offers quick messages (daifugo_site/play/phrases.py)."""
+        from .phrases import offered
+
+        return offered(self.game, self.is_owner)
+
+    @property
+    def phrase_items(self) -> list[tuple[str, str]]:
+        from .phrases import PHRASES
+
+        return [(key, str(text)) for key, text in PHRASES.items()]
+
+    @property
     def hand_items(self) -> list[HandCard]:
         """The hand in order, each card with its shortcut key and whether it is shaded
         (the player's turn and no legal play uses it)."""
