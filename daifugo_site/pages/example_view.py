@@ -22,7 +22,7 @@ from daifugo_site.ui.labels import preset_label, ranks_text, title_label
 from daifugo_site.ui.narrator import narrate
 from rules_engine import SEQUENCE, Round, card_codes, parse_cards
 from rules_engine.cards import RANKS
-from rules_engine.effects import GIFT, NAMED, PASSED, PLAYED
+from rules_engine.effects import DISCARDED, GAVE, GIFT, NAMED, PASSED, PLAYED
 from rules_engine.scenarios import run_scenario
 from rules_engine.state import titles_for
 
@@ -200,6 +200,10 @@ def build(
         if "expect" in step:
             continue
         involved.add(actor)
+        # A house rule's gift or discards reach other hands: show those hands too.
+        involved.update(
+            e.to if e.kind == GAVE else e.seat for e in after.effects if e.kind in (GAVE, DISCARDED)
+        )
         who = seat_label(actor)
         if "play" in step:
             played = next((e.move for e in after.effects if e.kind == PLAYED), None)

@@ -99,3 +99,12 @@ def test_a_refused_choice_says_the_count_owed_not_the_fields() -> None:
         view = build("ten-discard", "caption", _scenario("ten-discard"), {})
     refused = next(step for step in view.steps if step.kind == "illegal_choose")
     assert refused.reason == "選ぶ枚数と違う"
+
+
+def test_the_hands_a_gift_or_a_bomber_reaches_are_shown() -> None:
+    with translation.override("ja"):
+        gift = build("seven-pass", "caption", _scenario("seven-pass"), {})
+        bomber = build("twelve-bomber", "caption", _scenario("twelve-bomber"), {})
+    # the receiver of the gift; every hand that lost a 4 (seat 4 held none)
+    assert [hand.who for hand in gift.hands] == ["プレイヤー1", "プレイヤー2"]
+    assert [hand.who for hand in bomber.hands] == ["プレイヤー1", "プレイヤー2", "プレイヤー3"]
