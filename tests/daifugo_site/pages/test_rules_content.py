@@ -250,3 +250,30 @@ def test_presets_exist_for_the_table() -> None:
     for name in PRESET_NAMES:
         assert RuleSet.preset(name).preset_name == name
     assert set(LANGUAGES) == {"zh-hans", "ja"}
+
+
+def test_the_house_preset_is_what_the_reference_says_it_adds() -> None:
+    """The house-rules section, the presets' background and the FAQ say: standard plus
+    11-back (groups) and 7-pass, 10-discard, 5-skip, 9-reverse (groups); 12-bomber and the
+    sandstorm in no preset."""
+    import dataclasses
+
+    house, standard = RuleSet.preset("house"), RuleSet.preset("standard")
+    changed = {
+        f.name: getattr(house, f.name)
+        for f in dataclasses.fields(RuleSet)
+        if f.name not in {"preset_name", "ff_mask"}
+        and getattr(house, f.name) != getattr(standard, f.name)
+    }
+    assert changed == {
+        "jback": "groups",
+        "seven_pass": "groups",
+        "ten_discard": "groups",
+        "five_skip": "groups",
+        "nine_reverse": "groups",
+    }
+    assert house.twelve_bomber == "off" and not house.sandstorm
+    for name in (n for n in PRESET_NAMES if n != "house"):
+        preset = RuleSet.preset(name)
+        assert preset.twelve_bomber == "off" and not preset.sandstorm
+        assert all(getattr(preset, option) == "off" for option in HOUSE_OPTIONS)
