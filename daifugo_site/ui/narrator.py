@@ -142,6 +142,9 @@ def _line(e: Effect, name: Callable[[int], str], kinds: set[str]) -> Line | None
         return None if fx.CLEARED in kinds else Line(_("It is an 8-cut."))
     if kind == fx.SPADE3_RETURN:
         return None if fx.CLEARED in kinds else Line(_("It is a spade-3 return."))
+    if kind == fx.SANDSTORM:
+        # Said here, not by the house-rule lines: None there would read as an unknown kind.
+        return None if fx.CLEARED in kinds else Line(_("It is a sandstorm."))
     if kind == fx.REVOLUTION:
         if e.on:
             return Line(_("Revolution! The order of strength is reversed."))
@@ -182,9 +185,9 @@ def _line(e: Effect, name: Callable[[int], str], kinds: set[str]) -> Line | None
         )
     if kind == fx.ROUND_OVER:
         return Line(_("The round is over."), [], "over")
-    if kind in _HOUSE_KINDS:
-        # None is a line deliberately left out (a sandstorm is told by its clear).
-        return _house_line(e, name, kinds)
+    house = _house_line(e, name, kinds)
+    if house is not None:
+        return house
     raise ValueError(f"unknown effect kind {kind!r}")
 
 
@@ -222,16 +225,8 @@ def _gift_line(e: Effect, name: Callable[[int], str]) -> Line:
 # -- house rules (RULES.md section 8) ---------------------------------------------------
 
 
-_HOUSE_KINDS = frozenset(
-    (fx.SANDSTORM, fx.REVERSED, fx.SKIPPED, fx.OWES, fx.GAVE, fx.DISCARDED, fx.NAMED)
-)
-
-
 def _house_line(e: Effect, name: Callable[[int], str], kinds: set[str]) -> Line | None:
     kind = e.kind
-    if kind == fx.SANDSTORM:
-        # The clear that follows says it; alone (the round ended) it is said here.
-        return None if fx.CLEARED in kinds else Line(_("It is a sandstorm."))
     if kind == fx.REVERSED:
         if e.on:
             return Line(_("9-reverse: the turn now goes round the other way."))
