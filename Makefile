@@ -90,8 +90,12 @@ pure-engine: setup
 
 # A separate pytest process: Playwright's sync API leaves an event loop marked running,
 # which breaks async tests that run after it in the same process (STACK.md trap 6).
+# Two worker processes (pytest-xdist), each with its own daphne, database and Chromium
+# (the fixtures are per session, so per worker): the tests mostly wait on the computers'
+# pace, and two at a time keep CI under 30 minutes. BROWSER_WORKERS=0 runs them in one.
+BROWSER_WORKERS ?= 2
 browser-tests: setup
-	$(BIN)/pytest -m browser
+	$(BIN)/pytest -m browser -n $(BROWSER_WORKERS)
 
 # axe-core for the accessibility browser tests (tests/browser/test_axe.py), from npm into a
 # git-ignored folder. Not part of `make test`: without npm the axe tests skip, saying so,

@@ -187,17 +187,76 @@ class ProgressAdmin(admin.ModelAdmin):
 @admin.register(PlayerPuzzle)
 class PlayerPuzzleAdmin(admin.ModelAdmin):
     """Moderation: a puzzle made from a player's game is listed in the tutor only once
-    approved here (it was validated by the engine and the solver when it was made)."""
+    approved here (it was validated by the engine and the solver when it was made). One
+    found by the miner in finished games (``manage.py mine_player_games``) has no page at
+    all before that: approving it makes it a live rated puzzle, withdrawing or rejecting it
+    takes it off again (a rejected one is purged after PURGE_REJECTED_PUZZLES_DAYS)."""
 
-    list_display = ("lesson", "approved", "game_id", "action_index", "created")
-    list_filter = ("approved",)
-    readonly_fields = ("lesson", "game_id", "action_index", "created")
-    actions = ("approve", "withdraw")
+    list_display = (
+        "__str__",
+        "approved",
+        "rejected",
+        "mined_summary",
+        "game_id",
+        "action_index",
+        "created",
+    )
+    list_filter = ("approved", "rejected")
+    readonly_fields = (
+        "lesson",
+        "game_id",
+        "action_index",
+        "mined_summary",
+        "record",
+        "created",
+        "decided",
+    )
+    fields = ("approved", "rejected", *readonly_fields)
+    actions = ("approve", "withdraw", "reject")
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        """The form's switches do what the actions do (a mined candidate goes live only
+        through :func:`tutorials.mine_games.publish`)."""
+        if obj.record is None or not change:
+            super().save_model(request, obj, form, change)
+            return
+        from .mine_games import publish, withdraw
+
+        if obj.approved:
+            publish(obj)
+        elif "approved" in form.changed_data or "rejected" in form.changed_data:
+            withdraw(obj, reject=obj.rejected)
+
+    @admin.display(description=_("puzzle"))
+    def mined_summary(self, obj: PlayerPuzzle) -> str:
+        record = obj.record or {}
+        if not record:
+            return ""
+        hands = " | ".join(record["table"]["hands"])
+        themes = ", ".join(record.get("themes", []))
+        parts = (record["preset"], hands, record["solution"], themes, str(record["rating"]))
+        return " · ".join(parts)
 
     @admin.action(description=_("Approve: list in the tutor"))
     def approve(self, request: HttpRequest, queryset: Any) -> None:
-        queryset.update(approved=True)
+        from .mine_games import publish
+
+        for candidate in queryset:
+            if candidate.record is not None:
+                publish(candidate)
+        queryset.filter(record__isnull=True).update(approved=True, rejected=False)
 
     @admin.action(description=_("Withdraw from the tutor's list"))
     def withdraw(self, request: HttpRequest, queryset: Any) -> None:
-        queryset.update(approved=False)
+        from .mine_games import withdraw
+
+        for candidate in queryset.filter(record__isnull=False):
+            withdraw(candidate)
+        queryset.filter(record__isnull=True).update(approved=False)
+
+    @admin.action(description=_("Reject (deleted by the next purge)"))
+    def reject(self, request: HttpRequest, queryset: Any) -> None:
+        from .mine_games import withdraw
+
+        for candidate in queryset.filter(record__isnull=False):
+            withdraw(candidate, reject=True)

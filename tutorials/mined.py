@@ -45,6 +45,10 @@ PRESET_NAMES = {
     "basic": pgettext_lazy("preset", "Basic (no local rules)"),
 }
 
+#: ``record["source"]`` of a puzzle found in a finished game of people on this site
+#: (:mod:`tutorials.mine_games`); the lesson's ``source`` column says it too.
+SOURCE_SITE = "site"
+
 GOAL_FIRST = gettext_lazy("Go out first, whatever the others do.")
 GOAL_PLACE = gettext_lazy("Finish in place %(place)s or better, whatever the others do.")
 
@@ -69,7 +73,10 @@ def _texts(record: dict[str, Any]) -> dict[str, dict[str, str]]:
             themes = ", ".join(theme_name(t) for t in record["themes"])
             number = record["id"]
             out["title"][lang] = _("Puzzle %(number)s") % {"number": number}
-            out["summary"][lang] = _("A position from a game between computer players.")
+            if record.get("source") == SOURCE_SITE:
+                out["summary"][lang] = _("A position from a game played on this site.")
+            else:
+                out["summary"][lang] = _("A position from a game between computer players.")
             out["prompt"][lang] = _(
                 "Every hand is face up (%(preset)s rules). It is your turn. %(goal)s"
             ) % {"preset": PRESET_NAMES[record["preset"]], "goal": goal_text(record["place"])}
@@ -134,7 +141,8 @@ def load_mined(path: Path | None = None) -> str:
 
     records = read_records(path)
     wanted = {r["id"]: (r, record_digest(r)) for r in records}
-    have = dict(MinedPuzzle.objects.values_list("key", "digest"))
+    # Only the data file's own: puzzles approved from players' games are not in it.
+    have = dict(MinedPuzzle.objects.filter(lesson__source="mined").values_list("key", "digest"))
     stale = [k for k, d in have.items() if k not in wanted or wanted[k][1] != d]
     removed = 0
     with transaction.atomic():
@@ -147,7 +155,13 @@ def load_mined(path: Path | None = None) -> str:
     return f"{len(records)} mined puzzles ({len(fresh)} written, {removed} removed)"
 
 
-def _insert(batch: list[tuple[dict[str, Any], str]], lesson_model, step_model, mined_model) -> None:
+def _insert(
+    batch: list[tuple[dict[str, Any], str]],
+    lesson_model,
+    step_model,
+    mined_model,
+    source: str = "mined",
+) -> list[Any]:
     lessons = []
     steps = []
     for record, _digest in batch:
@@ -158,7 +172,7 @@ def _insert(batch: list[tuple[dict[str, Any], str]], lesson_model, step_model, m
             category=spec.category,
             difficulty=spec.difficulty,
             rules=spec.rules,
-            source="mined",
+            source=source,
         )
         for name in ("title", "summary"):
             for lang in LANGS:
@@ -196,3 +210,4 @@ def _insert(batch: list[tuple[dict[str, Any], str]], lesson_model, step_model, m
             for (record, digest), lesson in zip(batch, lessons, strict=True)
         ]
     )
+    return lessons

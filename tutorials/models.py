@@ -217,19 +217,32 @@ class Progress(models.Model):
 
 
 class PlayerPuzzle(models.Model):
-    """A puzzle made from a position of a player's game (daifugo_site/review/puzzles.py).
+    """A puzzle made from a position of a player's game, in one of two ways:
 
-    Its lesson (category puzzles, built and validated by the same code as the tutor's own
-    puzzles) can be opened by its link at once; the tutor's list shows it under "from
-    players' games" only once an admin approved it.
+    - from a review (daifugo_site/review/puzzles.py): its lesson (category puzzles, built
+      and validated by the same code as the tutor's own puzzles) can be opened by its link
+      at once; the tutor's list shows it under "from players' games" once approved;
+    - found by the miner in finished games (:mod:`tutorials.mine_games`): ``record`` holds
+      the miner's proven record and there is no lesson at all until an admin approves it;
+      approving makes it a live mined puzzle (``lesson`` and its ``MinedPuzzle``), rated and
+      served like the others. A rejected one waits for ``manage.py purge``.
     """
 
-    lesson = models.OneToOneField(Lesson, on_delete=models.CASCADE, related_name="player_puzzle")
+    lesson = models.OneToOneField(
+        Lesson, on_delete=models.CASCADE, related_name="player_puzzle", null=True, blank=True
+    )
     approved = models.BooleanField(_("approved"), default=False)
-    # Where it came from: the game and the action index of the reviewed decision.
+    rejected = models.BooleanField(_("rejected"), default=False)
+    # Where it came from: the game and the action index of the decision.
     game_id = models.CharField(_("game"), max_length=16, db_index=True)
     action_index = models.PositiveIntegerField(_("action index"))
+    # Mined ones: the miner's record (table, solution, line, themes, rating: no names) and
+    # a digest of the position up to suit symmetry (tutorials.mine.canonical_key), so
+    # the same position is never a candidate twice.
+    record = models.JSONField(_("mined record"), null=True, blank=True, editable=False)
+    position = models.CharField(max_length=64, blank=True, db_index=True, editable=False)
     created = models.DateTimeField(auto_now_add=True)
+    decided = models.DateTimeField(_("decided"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created"]
@@ -242,7 +255,31 @@ class PlayerPuzzle(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.lesson.slug} ({'approved' if self.approved else 'waiting'})"
+        state = "approved" if self.approved else "rejected" if self.rejected else "waiting"
+        name = self.lesson.slug if self.lesson is not None else f"candidate {self.pk}"
+        return f"{name} ({state})"
+
+
+class GameScan(models.Model):
+    """A finished game the miner looked at (:mod:`tutorials.mine_games`): each game once.
+    Goes with its game (``manage.py purge`` deletes finished games after a month)."""
+
+    game = models.OneToOneField(
+        "play.Game", on_delete=models.CASCADE, primary_key=True, related_name="puzzle_scan"
+    )
+    scanned = models.DateTimeField(auto_now_add=True)
+    # Why it was not mined ("" if it was): opted-out, rules, no-people, broken.
+    skipped = models.CharField(max_length=20, blank=True)
+    tried = models.PositiveIntegerField(default=0)
+    kept = models.PositiveIntegerField(default=0)
+    seconds = models.FloatField(default=0.0)
+
+    class Meta:
+        verbose_name = _("game scanned for puzzles")
+        verbose_name_plural = _("games scanned for puzzles")
+
+    def __str__(self) -> str:
+        return f"scan of {self.game_id}: {self.kept}/{self.tried} {self.skipped}"
 
 
 class MinedPuzzle(models.Model):

@@ -190,7 +190,10 @@ def hub(request: HttpRequest) -> HttpResponse:
         "tutorials/puzzles.html",
         {
             "player": player,
-            "total": MinedPuzzle.objects.count(),
+            # The lead says where they come from: computer games, and (approved by an
+            # admin, tutorials/mine_games.py) games played on this site.
+            "total": MinedPuzzle.objects.filter(lesson__source="mined").count(),
+            "from_site": MinedPuzzle.objects.exclude(lesson__source="mined").count(),
             "themes": [
                 {"slug": s, "name": theme_name(s), "count": n} for s, n in counts.items() if n
             ],

@@ -13,6 +13,13 @@ class PlayConfig(AppConfig):
         from . import computers, hooks
 
         hooks.driver = computers.request_turn
+        # The quick messages' refusals, said in the play page's error region.
+        from daifugo_site import limits
+
+        from .phrases import MESSAGES
+
+        for code, text in MESSAGES.items():
+            limits.MESSAGES.setdefault(code, text)
 
     def stale_querysets(self) -> dict[str, Any]:
         """What ``manage.py purge`` deletes of this app's rows (settings of 0 keep them)."""

@@ -32,7 +32,8 @@ from django.conf import settings
 from daifugo_site import asyncdb, limits, outage
 from rules_engine import Action, CardError, format_cards, parse_cards
 
-from . import hooks, services
+from . import hooks, phrases, services
+from .presenter import seat_name
 from .rendering import render_error, render_table
 
 log = logging.getLogger(__name__)
@@ -238,6 +239,9 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
         if content.get("action") == "client":
             await self.client_report(content)
             return
+        if content.get("action") == "say":
+            await self.say(content)
+            return
         if self.table is not None and await self.table.handle(self, content):
             return
         if not self.is_owner:
@@ -258,6 +262,51 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
             # than after a round trip through the channel layer behind every other
             # game's messages; the group broadcast then finds nothing new to send here.
             await self.send_table(outcome.version)
+
+    # -- quick messages (play/phrases.py) ---------------------------------------------------
+
+    def speaker(self) -> int | None:
+        """The seat this page may send quick messages for: a person's own seat at a room's
+        table (not a hotseat device, not a viewer); None for every other page."""
+        if self.table is None or self.table.hotseat or not self.is_owner:
+            return None
+        return self.human_seat
+
+    async def say(self, content: dict[str, Any]) -> None:
+        """A quick message: only a phrase id; checked and rate-limited per seat, then told
+        to every page of the game (nothing is stored, nothing reaches the game)."""
+        seat = self.speaker()
+        phrase = content.get("phrase")
+        reason = phrases.refusal(phrase, self.game_id, seat)
+        if reason is not None or seat is None or not isinstance(phrase, str):
+            await self.send_error(reason)
+            return
+        await self.channel_layer.group_send(
+            services.group_name(self.game_id), phrases.event(seat, phrase)
+        )
+
+    async def table_say(self, event: dict[str, Any]) -> None:
+        """Someone at the table said a phrase: a player's page shows it (a viewer's does
+        not: the messages are between the people playing)."""
+        seat, phrase, n = event.get("seat"), event.get("phrase"), event.get("n")
+        if not self.is_owner or not isinstance(seat, int) or not isinstance(phrase, str):
+            return
+        loaded = services.cached(self.game_id, 0)
+        if loaded is None:
+            loaded = await asyncdb.call(services.current, self.game_id)
+        if loaded is None:
+            return
+        html = phrases.render_said(
+            loaded[0],
+            seat,
+            phrase,
+            self.lang,
+            self.human_seat,
+            n if isinstance(n, str) else "",
+            name=seat_name,
+        )
+        if html:
+            await self.send(text_data=html)
 
     def parse_action(self, content: dict[str, Any]) -> tuple[Action, int] | str:
         """The action a message asks for and the version it answers, or the reason it

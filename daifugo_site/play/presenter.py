@@ -7,6 +7,7 @@ a viewer), so no other hand can reach a page or a WebSocket message.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 from collections import OrderedDict
@@ -23,6 +24,7 @@ from rules_engine.effects import visible_to
 from rules_engine.match import apply_to_round
 
 from .models import Game
+from .services import absent_moves
 
 
 def level_label(level: str | None) -> str:
@@ -104,10 +106,21 @@ def _round_record(
         r = match.deal_round(match.round_no)
         # The deal's own effects first: the automatic gifts of the exchange.
         done, events, causes = 0, describe_step(game, r, viewer), out_causes(r.effects)
-    for action in log[done:]:
+    # The computer's moves for absent people, as recorded with each move (services.py).
+    absent = absent_moves(game)
+    start = len(match.log) - len(log)
+    for index, action in enumerate(log[done:], start=start + done):
         after = apply_to_round(r, action)
         assert not isinstance(after, Refusal), "a stored action no longer applies"
-        events.extend(describe_step(game, after, viewer))
+        step = describe_step(game, after, viewer)
+        if index in absent and step:
+            name = seat_name(game, absent[index], viewer is not None, viewer)
+            step[0] = dataclasses.replace(
+                step[0],
+                text=_("%(line)s (The computer played for %(name)s.)")
+                % {"line": step[0].text, "name": name},
+            )
+        events.extend(step)
         causes |= out_causes(after.effects)
         r = after
     with _EVENTS_LOCK:
@@ -116,6 +129,18 @@ def _round_record(
         while len(_EVENTS) > _EVENTS_SIZE:
             _EVENTS.popitem(last=False)
     return events, causes
+
+
+def absent_now(game: Game, match: Match) -> set[int]:
+    """The seats whose last move was the computer's for their absent person."""
+    marks = absent_moves(game)
+    if not marks:
+        return set()
+    last: dict[int, int] = {}
+    for index, action in enumerate(match.log):
+        if action.seat is not None:
+            last[action.seat] = index
+    return {seat for seat, index in last.items() if marks.get(index) == seat}
 
 
 # -- the table ----------------------------------------------------------------------------------
@@ -138,13 +163,19 @@ class SeatView:
     #: Why a penalised seat took its place: the effect kind that put it there (see
     #: ``daifugo_site.ui.narrator.out_causes``); empty for a seat that went out cleanly.
     out_cause: str = ""
+    #: The seat's last move was the computer's, made for its absent person (as recorded
+    #: with the move): the seat says so until the person plays again.
+    absent: bool = False
     # Words, prepared here rather than in the template: this fragment is pushed on every
     # action, and gettext in Python costs less than the template's translation tags.
     count_text: str = ""
     score_text: str = ""
     state_text: str = ""
+    absent_text: str = ""
 
     def __post_init__(self) -> None:
+        if self.absent:
+            self.absent_text = _("The computer is playing for them")
         self.count_text = ngettext("%(n)s card", "%(n)s cards", self.count) % {"n": self.count}
         self.score_text = ngettext("%(n)s point", "%(n)s points", self.score) % {"n": self.score}
         if self.place:
@@ -203,6 +234,19 @@ class TableView:
         return json.dumps(self.legal)
 
     @property
+    def quick_messages(self) -> bool:
+        """Whether this page offers quick messages (daifugo_site/play/phrases.py)."""
+        from .phrases import offered
+
+        return offered(self.game, self.is_owner)
+
+    @property
+    def phrase_items(self) -> list[tuple[str, str]]:
+        from .phrases import PHRASES
+
+        return [(key, str(text)) for key, text in PHRASES.items()]
+
+    @property
     def hand_items(self) -> list[HandCard]:
         """The hand in order, each card with its shortcut key and whether it is shaded
         (the player's turn and no legal play uses it)."""
@@ -241,6 +285,7 @@ def table_view(game: Game, match: Match, *, is_owner: bool, seat: int | None = N
     # A game ended off the cards (a rated game's resignation or absence) leaves its round
     # where it stopped: no one is to move any more, whoever the round says is next.
     stopped = game.status == Game.Status.FINISHED and not match.over
+    absent = absent_now(game, match)
     my_turn = obs.my_turn and not stopped
     seats = [
         SeatView(
@@ -257,6 +302,7 @@ def table_view(game: Game, match: Match, *, is_owner: bool, seat: int | None = N
             score=scores[s],
             holds_field=obs.field_seat == s,
             out_cause=causes.get(s, ""),
+            absent=s in absent,
         )
         for s in range(r.n)
     ]

@@ -17,7 +17,7 @@ from django.utils import translation
 
 from daifugo_site import limits
 
-from . import services
+from . import cues, services
 from .presenter import TableView, table_view
 
 #: The partials of play/game.html that a push may replace, in page order.
@@ -183,22 +183,41 @@ def render_table(
 def _render(view: TableView, sent: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
     keys = fragment_keys(view)
     context: dict[str, Any] = {"view": view, "oob": True, **_exchange_news(keys, sent)}
-    parts = [
-        f'<div id="table-version" data-version="{view.version}" hidden hx-swap-oob="true"></div>'
-    ]
+    parts = [version_mark(view, sent)]
     for name in FRAGMENTS:
         if sent is None or sent.get(name) != keys[name]:
             parts.append(render_to_string(f"play/game.html#{name}", context))
+    parts.extend(log_parts(view, keys, sent, context))
+    if sent is None:
+        parts.append(render_to_string("play/game.html#error", {"oob": True, "error": ""}))
+    return "".join(parts), keys
+
+
+def version_mark(view: TableView, sent: dict[str, Any] | None) -> str:
+    """The table's version mark, with the sounds this push asks for (play/cues.py)."""
+    said = " ".join(cues.cues(view, sent))
+    return (
+        f'<div id="table-version" data-version="{view.version}" data-cues="{said}" hidden '
+        'hx-swap-oob="true"></div>'
+    )
+
+
+def log_parts(
+    view: TableView, keys: dict[str, Any], sent: dict[str, Any] | None, context: dict[str, Any]
+) -> list[str]:
+    """The log's push: whole for a first frame or a new round, else only its new lines
+    appended, so that what the page added between them (the table's quick messages,
+    daifugo_site/play/phrases.py) stays where it was said. The first line of a round
+    appends too: the "nothing yet" line is hidden by the style sheet once it has company."""
+    parts = []
     old_round, old_len = sent["log"] if sent is not None else (None, 0)
-    if sent is None or old_round != view.round_no or old_len == 0 or old_len > len(view.log):
+    if sent is None or old_round != view.round_no or old_len > len(view.log):
         parts.append(render_to_string("play/game.html#log", context))
     elif old_len < len(view.log):
         parts.append(render_to_string("play/game.html#log_append", {"events": view.log[old_len:]}))
     if sent is None or keys["log"] != sent["log"]:
         parts.append(render_to_string("play/game.html#announce", context))
-    if sent is None:
-        parts.append(render_to_string("play/game.html#error", {"oob": True, "error": ""}))
-    return "".join(parts), keys
+    return parts
 
 
 def _exchange_news(keys: dict[str, Any], sent: dict[str, Any] | None) -> dict[str, bool]:

@@ -245,6 +245,9 @@ def apply_action(
     if loaded is None:
         return Outcome(False, "no_such_game")
     game, match = loaded
+    # Whether this is the computer's move for a person who is not at the table (told to
+    # the log and the seat: :func:`absent_moves`).
+    absent = False
     if expected_version is not None and expected_version != game.version:
         return Outcome(False, "stale", game.version)
     if action.kind == "next":
@@ -264,8 +267,10 @@ def apply_action(
         if by_computer and not is_computer_seat:
             # A human seat the computer stands in for (a dropped room player, a turn
             # clock run out): only for that seat, and only while that holds.
-            if action.seat not in standin_seats(game, match):
+            away = absent_seats(game)
+            if action.seat not in away and action.seat not in clock.expired_seats(game, match):
                 return Outcome(False, "not_owner", game.version)
+            absent = action.seat in away
         elif not by_computer:
             if is_computer_seat:
                 return Outcome(False, "not_your_turn", game.version)
@@ -280,6 +285,8 @@ def apply_action(
     now = timezone.now()
     # What the move took of its seat's clock reserve (clock.py), written with the move.
     charged = clock.charge(game, match, action, now)
+    if absent and action.seat is not None:
+        charged = _mark_absent(charged or game.seats, action.seat, game.version)
     new = _successor(game, action.to_json(), out, now, seats=charged)
     # One UPDATE ... WHERE version = old: it fails when anyone else appended first.
     with transaction.atomic():
@@ -429,10 +436,37 @@ def player_owns(game: Game, player: str, seat: int | None) -> bool:
 def standin_seats(game: Game, match: Match) -> set[int]:
     """Human seats the computer plays right now: a turn clock run out (:mod:`.clock`), or
     a room player who left or whose connection stayed down (``daifugo_site.rooms``)."""
-    seats = set(clock.expired_seats(game, match))
+    return set(clock.expired_seats(game, match)) | absent_seats(game)
+
+
+def absent_seats(game: Game) -> set[int]:
+    """Human seats the computer plays because their person is away (left, dropped, or
+    handed over by the room's creator): ``daifugo_site.rooms``."""
     if is_table_of_people(game) and hooks.people is not None:
-        seats |= hooks.people.standins(game)
-    return seats
+        return hooks.people.standins(game)
+    return set()
+
+
+#: A human seat entry's key: the positions in the game's log of the moves the computer
+#: made for the seat's person while they were away. Written with the move by
+#: :func:`apply_action` (the one place that knows who made it), so the log and the seat
+#: say it from the record, never from who is connected now. Bounded by the log's length.
+ABSENT_MOVES = "absent_moves"
+
+
+def _mark_absent(seats: list[dict[str, Any]], seat: int, index: int) -> list[dict[str, Any]]:
+    out = [dict(entry) for entry in seats]
+    out[seat][ABSENT_MOVES] = [*out[seat].get(ABSENT_MOVES, []), index]
+    return out
+
+
+def absent_moves(game: Game) -> dict[int, int]:
+    """Position in the log -> seat, for every move the computer made for an absent person."""
+    return {
+        int(index): seat
+        for seat, entry in enumerate(game.seats)
+        for index in entry.get(ABSENT_MOVES, ())
+    }
 
 
 def computer_moves_on(game: Game, match: Match) -> bool:

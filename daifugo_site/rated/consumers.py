@@ -188,6 +188,9 @@ class RatedGameConsumer(GameConsumer):
         if content.get("action") == "client":
             await self.client_report(content)
             return
+        if content.get("action") == "say":
+            await self.say(content)
+            return
         if content.get("action") == "resign":
             done = await database_sync_to_async(services.resign)(self.game_id, self.user)
             if done:
@@ -213,6 +216,9 @@ class RatedGameConsumer(GameConsumer):
         )
         if not outcome.accepted:
             await self.send_error(outcome.reason)
+
+    def speaker(self) -> int | None:
+        return self.seat  # both pages are players' (admit): each says for its own seat
 
     async def game_rebound(self, event: dict[str, Any]) -> None:
         return  # rated games have no resume link

@@ -16,7 +16,7 @@ from django.utils import translation
 from daifugo_site.play import clock
 from daifugo_site.play.models import Game
 from daifugo_site.play.presenter import TableView, table_view
-from daifugo_site.play.rendering import fragment_keys
+from daifugo_site.play.rendering import fragment_keys, log_parts, version_mark
 from rules_engine import Match
 
 from . import services
@@ -96,19 +96,14 @@ def render_rated(
         keys = rated_keys(context)
         context["oob"] = True
         view = context["view"]
-        parts = [
-            f'<div id="table-version" data-version="{view.version}" hidden '
-            'hx-swap-oob="true"></div>'
-        ]
+        parts = [version_mark(view, sent)]
         for name in TABLE_FRAGMENTS:
             if sent is None or sent.get(name) != keys[name]:
                 parts.append(render_to_string(f"play/game.html#{name}", context))
         for name in ("clock", "rated_result"):
             if sent is None or sent.get(name) != keys[name]:
                 parts.append(render_to_string(f"rated/game.html#{name}", context))
-        if sent is None or sent.get("log") != keys["log"]:
-            parts.append(render_to_string("play/game.html#log", context))
-            parts.append(render_to_string("play/game.html#announce", context))
+        parts.extend(log_parts(view, keys, sent, context))
         if sent is None:
             parts.append(render_to_string("play/game.html#error", {"oob": True, "error": ""}))
     return "".join(parts), keys

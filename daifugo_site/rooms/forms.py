@@ -60,6 +60,7 @@ class RoomForm(NewGameForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        data["names"] = self._people_names(data)
         if "players" not in data:
             return data
         data["mode"] = data.get("mode") or Room.Mode.LINK
@@ -75,3 +76,52 @@ class RoomForm(NewGameForm):
             )
         data["humans"] = humans
         return data
+
+    def _people_names(self, data: dict[str, Any]) -> list[str]:
+        """A hotseat table's names of its people (fields ``person_1``...``person_6``, the
+        first ``humans`` of them): each stripped, "" where left empty (the seat's own name
+        then); too long or with control characters, a translated error and no room."""
+        if data.get("mode") != Room.Mode.HOTSEAT:
+            return []
+        names = []
+        for n in range(1, (data.get("humans") or 2) + 1):
+            raw = self.data.get(f"person_{n}", "")
+            try:
+                names.append(clean_person_name(raw if isinstance(raw, str) else ""))
+            except forms.ValidationError as error:
+                said = error.message % {"n": n, "max": PERSON_NAME_MAX}
+                self.add_error(None, forms.ValidationError(said, code="person_name"))
+                names.append("")
+        return names
+
+
+#: A hotseat person's name at most (characters, after stripping).
+PERSON_NAME_MAX = 20
+
+# Unicode categories a name may not hold: controls, surrogates, private use, unassigned,
+# line and paragraph separators (a name is one line of plain text on every page).
+_REFUSED_CATEGORIES = {"Cc", "Cs", "Co", "Cn", "Zl", "Zp"}
+# Direction overrides and isolates would turn the text around them on the pages.
+_REFUSED_CHARACTERS = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+_TOO_LONG = _("The name of player %(n)s is too long: at most %(max)s characters.")
+_UNPRINTABLE = _("The name of player %(n)s holds characters that cannot be shown in a name.")
+
+
+def clean_person_name(raw: str) -> str:
+    """A hotseat person's name: NFC, stripped; "" when empty. Raises ``ValidationError``
+    (a sentence with ``%(n)s`` for the person's number) when too long or unprintable."""
+    import unicodedata
+
+    if len(raw) > 10 * PERSON_NAME_MAX:
+        # Not worth normalising: no spacing makes this a name.
+        raise forms.ValidationError(_TOO_LONG)
+    text = unicodedata.normalize("NFC", raw).strip()
+    if any(
+        unicodedata.category(ch) in _REFUSED_CATEGORIES or ch in _REFUSED_CHARACTERS for ch in text
+    ):
+        raise forms.ValidationError(_UNPRINTABLE)
+    if len(text) > PERSON_NAME_MAX:
+        raise forms.ValidationError(_TOO_LONG)
+    return text

@@ -129,13 +129,25 @@ def anyone_here(game: Game) -> bool:
 def moves_on(game: Game, match: Match) -> bool:
     """Whether the computer may start the next round: every person lets it play, or the
     round's result has been shown for ``ROOMS_NEXT_ROUND_S`` without anyone moving on."""
-    states = seat_states(game)
+    at = next_round_at(game, match)
+    return at is not None and at <= timezone.now()
+
+
+def next_round_at(
+    game: Game, match: Match, states: list[SeatPresence] | None = None
+) -> datetime.datetime | None:
+    """When the computer starts the next round by itself (None: not between rounds, or
+    not a room's table): at once when every person lets it play, else
+    ``ROOMS_NEXT_ROUND_S`` after the move that ended the round (the game row's write
+    time, the same in every process, so a page that reconnects counts to the same end)."""
+    if not match.round.over or match.over:
+        return None
+    states = seat_states(game) if states is None else states
     if not states:
-        return False
+        return None
     if all(p.standin for p in states):
-        return True
-    waited = timezone.now() - game.updated
-    return waited >= datetime.timedelta(seconds=settings.ROOMS_NEXT_ROUND_S)
+        return game.updated
+    return game.updated + datetime.timedelta(seconds=settings.ROOMS_NEXT_ROUND_S)
 
 
 def next_change(game: Game) -> float | None:

@@ -58,10 +58,13 @@ def create_room(
     clock_s: int = 0,
     standin_level: str = "intermediate",
     delay_ms: int | None = None,
+    names: list[str] | None = None,
 ) -> Room:
     """A new room, the creator in seat 0. ``levels`` are the computer levels of seats
     1..n-1 should they stay free. A hotseat room seats ``humans`` people of this device
-    in seats 0..humans-1 (named "Player 1", ...) and computers in the others."""
+    in seats 0..humans-1, named by ``names`` (cleaned by ``forms.clean_person_name``; an
+    empty one: the first person by ``name``, the others "Player 2", ...) and computers in
+    the others."""
     if len(levels) != players - 1 or any(level not in services.LEVELS for level in levels):
         raise ValueError("one known level per other seat")
     Match.new(rules, players, rounds, 0)  # fails here if the engine cannot set it up
@@ -89,7 +92,7 @@ def create_room(
                         kind=RoomSeat.Kind.HUMAN if human else RoomSeat.Kind.COMPUTER,
                         level=level,
                         player=creator if human else "",
-                        name=clean_name(name) if seat == 0 and name else "",
+                        name=_person_name(names, seat) or (clean_name(name) if seat == 0 else ""),
                     )
                 )
             else:
@@ -105,6 +108,11 @@ def create_room(
                 )
         RoomSeat.objects.bulk_create(rows)
     return room
+
+
+def _person_name(names: list[str] | None, seat: int) -> str:
+    # Checked by the set-up form (it keeps a Japanese name's inner full-width space).
+    return names[seat][:NAME_MAX] if names and seat < len(names) else ""
 
 
 def get_room(token: str) -> Room | None:

@@ -9,6 +9,10 @@
   the turn clock) and asks for a computer driver (a seat it plays now). A timer in a
   process that saw the drop (or found a dead worker's rows) wakes everyone again when the
   drop time runs out; the computers' sweep finds the same turn should no process be left.
+- **Between rounds** the panel counts down to the round the computer starts by itself
+  (:func:`presence.next_round_at`: the round's last write plus ``ROOMS_NEXT_ROUND_S``,
+  the same deadline in every process, so a page that reconnects counts to the same end);
+  the page's live region says it once, and a timer wakes a driver at that time.
 - A room hook that raises is logged and the page goes on: an exception escaping a group
   handler would end the consumer, and daphne would close the socket with 1011.
 - **Hotseat** (one device): the page shows a hand only after the person to act pressed
@@ -20,6 +24,7 @@
 from __future__ import annotations
 
 import asyncio
+import datetime
 import logging
 import uuid
 from typing import Any, Protocol
@@ -28,6 +33,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from daifugo_site import asyncdb, limits
 from daifugo_site.play import clock, services
@@ -76,6 +82,10 @@ class Table:
         # What this page last said about each seat ("away" or "standin"), so that only a
         # change is announced (the panel's live region, templates/rooms/panel.html).
         self.told: dict[int, str] = {}
+        # The round whose automatic start this page has announced (once, not every
+        # second), and whether its panel shows that countdown now.
+        self.told_next: tuple[int, int] | None = None
+        self.next_shown = False
 
     # -- presence ------------------------------------------------------------------------
 
@@ -218,6 +228,20 @@ class Table:
         with translation.override(socket.lang):
             context = panel_context(game, match, self.seat, self, oob=True)
             context["news"] = self.news(context["rows"])
+            seconds = context["next_round_in"]
+            self.next_shown = seconds is not None
+            if seconds is not None and self.told_next != (game.version, match.round_no):
+                # Said once, when the round's result arrives; the number then counts down
+                # on the page without being read out every second.
+                self.told_next = (game.version, match.round_no)
+                context["news"].append(
+                    ngettext(
+                        "The next round starts by itself in %(n)s second.",
+                        "The next round starts by itself in %(n)s seconds.",
+                        seconds,
+                    )
+                    % {"n": seconds}
+                )
             return render_to_string("rooms/panel.html", context)
 
     def news(self, rows: list[dict[str, Any]]) -> list[str]:
@@ -256,6 +280,8 @@ def panel_context(
 
     now = timezone.now()
     states = presence.seat_states(game, now)
+    next_at = presence.next_round_at(game, match, states)
+    next_left = (next_at - now).total_seconds() if next_at is not None else None
     hotseat = any(e.get("hotseat") for e in game.seats)
     rows = []
     for p in states:
@@ -293,6 +319,12 @@ def panel_context(
         "version": game.version,
         "round_over": match.round.over and not match.over and hotseat,
         "waiting": bool(waiting),
+        # The countdown before the next round starts by itself (static/rooms/rooms.js
+        # counts down from the milliseconds left when the panel was rendered, not from
+        # the device's clock): only while someone could still move on first.
+        "next_round_in": max(0, int(next_left + 0.999)) if next_left is not None else None,
+        "next_round_ms": max(0, int(next_left * 1000)) if next_left is not None else 0,
+        "next_round_at": next_at.isoformat() if next_at is not None else "",
     }
 
 
@@ -311,6 +343,24 @@ def _wake_later(game_id: str, seconds: float) -> None:
         asyncio.get_running_loop().create_task(_tell(game_id))
 
     _TIMERS[game_id] = asyncio.get_running_loop().call_later(seconds + 0.1, fire)
+
+
+# One wake per game in this process for the next round's automatic start.
+_ROUND_TIMERS: dict[str, asyncio.TimerHandle] = {}
+
+
+def _wake_next_round(game_id: str, game: Game) -> None:
+    due = game.updated + datetime.timedelta(seconds=settings.ROOMS_NEXT_ROUND_S)
+    wait = max(0.0, (due - timezone.now()).total_seconds())
+    old = _ROUND_TIMERS.pop(game_id, None)
+    if old is not None:
+        old.cancel()
+
+    def fire() -> None:
+        _ROUND_TIMERS.pop(game_id, None)
+        services.ensure_driver(game_id)
+
+    _ROUND_TIMERS[game_id] = asyncio.get_running_loop().call_later(wait + 0.1, fire)
 
 
 def _ensure_beat() -> None:
@@ -360,13 +410,22 @@ async def _error(socket: Socket, reason: str) -> None:
 
 async def after_update(socket: Socket, table: Table, version: int | None) -> None:
     """After a move: a hotseat page re-decides its curtain; a clocked table's panel shows
-    the new turn's clock."""
+    the new turn's clock; between rounds the panel counts down to the next one."""
     try:
+        loaded = services.cached(socket.game_id, version or 0)
+        between = loaded is not None and loaded[1].round.over and not loaded[1].over
+        if loaded is not None and between:
+            # The next round is due at a time: wake a driver then (the sweep would too,
+            # up to its interval later).
+            _wake_next_round(socket.game_id, loaded[0])
         if table.hotseat:
             await table.send_table(socket, version)
             return
-        loaded = services.cached(socket.game_id, version or 0)
-        if loaded is not None and any(e.get(clock.KEY) for e in loaded[0].seats):
+        if loaded is None:
+            return
+        game = loaded[0]
+        if any(e.get(clock.KEY) for e in game.seats) or between or table.next_shown:
+            # The turn clock, or the countdown to the next round (shown, or to take away).
             await table.send_panel(socket)
     except Exception:  # noqa: BLE001 - logged; the page's socket must stay open
         log.exception("room table of game %s not updated", socket.game_id)

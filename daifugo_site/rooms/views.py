@@ -83,9 +83,12 @@ def create(request: HttpRequest) -> HttpResponse:
             name = _nickname(request)
             if name:
                 request.session["room_name"] = name
+            hotseat = data["mode"] == Room.Mode.HOTSEAT
             room = services.create_room(
                 creator=owner,
-                name=name,
+                # At one device every person is named by the set-up's names (the nickname
+                # field is hidden there): one left empty is "Player N", as the form says.
+                name="" if hotseat else name,
                 rules=data["rules"],
                 players=data["players"],
                 rounds=data["match_rounds"],
@@ -96,6 +99,7 @@ def create(request: HttpRequest) -> HttpResponse:
                 clock_s=data["clock"],
                 standin_level=data["standin_level"],
                 delay_ms=int(data["speed"]),
+                names=data.get("names") or None,
             )
             if room.mode == Room.Mode.HOTSEAT:
                 game, _refusal = services.start(room, owner, fill=True)

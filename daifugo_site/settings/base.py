@@ -197,6 +197,8 @@ PURGE_FINISHED_GAMES_DAYS = int(os.environ.get("PURGE_FINISHED_GAMES_DAYS", "30"
 PURGE_GUEST_PROGRESS_DAYS = int(os.environ.get("PURGE_GUEST_PROGRESS_DAYS", "30"))
 # Anonymous game statistics (daifugo_site/accounts/sitestats.py) are kept 30 days.
 PURGE_SITE_STATS_DAYS = int(os.environ.get("PURGE_SITE_STATS_DAYS", "30"))
+# Candidate puzzles from players' games that an admin rejected (tutorials/mine_games.py).
+PURGE_REJECTED_PUZZLES_DAYS = int(os.environ.get("PURGE_REJECTED_PUZZLES_DAYS", "30"))
 # Rows per DELETE statement: a purge of a big backlog never holds one long transaction.
 PURGE_BATCH_SIZE = 1000
 
@@ -293,12 +295,16 @@ CONTENT_SECURITY_POLICY = {
 PERMISSIONS_POLICY: dict[str, list[str]] = {
     feature: []
     for feature in (
-        "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media",
+        "accelerometer", "camera", "display-capture", "encrypted-media",
         "geolocation", "gyroscope", "magnetometer", "microphone", "midi", "payment",
         "picture-in-picture", "publickey-credentials-get", "screen-wake-lock", "serial",
         "usb", "xr-spatial-tracking",
     )
 }  # fmt: skip
+# The table's sounds (static/play/sounds.js) play after the person's first gesture, as the
+# sound plays on a later push: "autoplay=()" would leave that to each browser's reading of
+# the policy, so the site's own frames may play sound; no other origin may.
+PERMISSIONS_POLICY["autoplay"] = ["self"]
 # Production lists its exact WebSocket origins here (prod.py); None = Channels' check of the
 # Origin's host against ALLOWED_HOSTS (any scheme and port: dev servers on any port).
 WEBSOCKET_ALLOWED_ORIGINS: list[str] | None = None
@@ -332,6 +338,10 @@ LIMIT_SEND_BACKLOG_BYTES = int(os.environ.get("LIMIT_SEND_BACKLOG_BYTES", str(25
 # client past either bound is dropped, so one client's flood holds at most this much.
 LIMIT_INBOUND_MESSAGES = int(os.environ.get("LIMIT_INBOUND_MESSAGES", "64"))
 LIMIT_INBOUND_BYTES = int(os.environ.get("LIMIT_INBOUND_BYTES", str(256 * 1024)))
+# Quick messages at a table of people (play/phrases.py), per seat: one every few seconds
+# and a few a minute, so a phrase cannot be used to flood the others' seats and logs.
+PLAY_SAY_GAP_S = int(os.environ.get("PLAY_SAY_GAP_S", "3"))
+PLAY_SAY_PER_MINUTE = int(os.environ.get("PLAY_SAY_PER_MINUTE", "10"))
 # WebSockets open at once from one address (all pages, all games): a family or a classroom
 # behind one router fits; a script opening thousands does not.
 # Behind a proxy, daphne needs --proxy-headers (README) or every visitor is the proxy.

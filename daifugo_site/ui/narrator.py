@@ -10,7 +10,7 @@ finish names the rule it broke and the place it takes.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
@@ -33,6 +33,10 @@ class Line:
     text: str
     cards: list[str] = field(default_factory=list)
     kind: str = "effect"
+    #: The engine's effect kinds this sentence tells (with those told by it rather than by
+    #: a sentence of their own, e.g. an 8-cut said by the clear): what the page's sounds
+    #: read (daifugo_site/play/cues.py), so that they follow what the engine recorded.
+    effects: tuple[str, ...] = field(default=(), compare=False)
 
 
 # Whole sentences per case, so each language words them its own way.
@@ -119,12 +123,19 @@ def narrate(
     effects = list(effects)
     kinds = {e.kind for e in effects}
     lines: list[Line] = []
+    untold: tuple[str, ...] = ()
     for e in effects:
         if e.kind in skip:
             continue
         line = _line(e, name, kinds)
-        if line is not None:
-            lines.append(line)
+        if line is None:
+            untold += (e.kind,)
+            continue
+        lines.append(replace(line, effects=(*untold, e.kind)))
+        untold = ()
+    if untold and lines:
+        last = lines[-1]
+        lines[-1] = replace(last, effects=last.effects + untold)
     return lines
 
 

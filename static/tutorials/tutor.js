@@ -23,6 +23,16 @@
     var pressed = button.getAttribute("aria-pressed") !== "true";
     button.setAttribute("aria-pressed", pressed ? "true" : "false");
     if (box) box.checked = pressed;
+    // On a phone the answer to the last move lies over the position (tutor.css): choosing
+    // the next cards folds it to one line, so the other hands are in view again.
+    var feedback = button.closest(".tutor") && button.closest(".tutor").querySelector(".tutor-feedback");
+    if (feedback) feedback.classList.add("is-folded");
+  });
+
+  // A tap on the folded answer opens it again.
+  document.addEventListener("click", function (event) {
+    var feedback = event.target.closest && event.target.closest(".tutor-feedback.is-folded");
+    if (feedback) feedback.classList.remove("is-folded");
   });
 
   // Left/Right (and Home/End) move between the cards of a hand.
@@ -69,6 +79,8 @@
     document.body.addEventListener("htmx:afterSettle", function (event) {
       var tutor = event.target.closest && event.target.closest(".tutor");
       if (!tutor) return;
+      var feedback = tutor.querySelector(".tutor-feedback");
+      if (feedback) feedback.classList.remove("is-folded");  // a new answer is read whole
       revealLater(tutor);
       // After the out-of-band parts have settled too.
       window.setTimeout(function () { focusIn(tutor); }, 0);

@@ -17,7 +17,9 @@ ROUND_TIMEOUT = 120.0
 def select_with_keyboard(page: Any, codes: list[str]) -> None:
     """Walk the hand with the arrow keys and press Space on each wanted card."""
     buttons = page.locator("#hand button[data-card]")
-    hand = [buttons.nth(i).get_attribute("data-card") for i in range(buttons.count())]
+    # One read of the whole hand: a push may swap the hand's fragment (same cards) between a
+    # count and an nth(i), and the i-th button of a count taken before it may be gone.
+    hand = buttons.evaluate_all("(cards) => cards.map((card) => card.dataset.card)")
     wanted = list(codes)
     buttons.first.focus()
     for index, code in enumerate(hand):

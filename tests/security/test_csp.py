@@ -79,6 +79,8 @@ def test_permissions_policy_refuses_unused_features(client: Client) -> None:
     features = dict(item.strip().split("=", 1) for item in header.split(","))
     for feature in ("camera", "microphone", "geolocation", "payment", "usb"):
         assert features[feature] == "()"
+    # The table's sounds: the site's own pages only.
+    assert features["autoplay"] == "(self)"
 
 
 def test_every_environment_but_debug_development_enforces_the_policy(

@@ -456,8 +456,10 @@ def test_a_table_with_nobody_at_it_waits_and_goes_on_when_someone_comes(mode: st
         assert 0 in services.standin_seats(game, match)
     assert not presence.anyone_here(game)
     assert services.computers_to_act(game, match) == []
-    # Someone opens the page: the computers' turns are theirs again.
+    # Someone opens the page: the computers' turns are theirs again (and the person's
+    # own seat is theirs, no longer the computer's: it failed whenever seat 0 led).
     presence.open_connection("c1", room.token, 0)
+    owed.discard(0)
     assert presence.anyone_here(game)
     acting = services.computers_to_act(game, match)
     assert acting == ([match.round.to_act] if match.round.to_act in owed else [])
