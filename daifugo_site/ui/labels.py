@@ -40,6 +40,7 @@ def preset_label(name: str | None) -> str:
         "party": pgettext("preset", "Party"),
         "classic": pgettext("preset", "Classic"),
         "basic": pgettext("preset", "Basic"),
+        "house": pgettext("preset", "House"),
     }.get(name or "", name or "")
 
 

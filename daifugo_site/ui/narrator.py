@@ -153,6 +153,9 @@ def _line(e: Effect, name: Callable[[int], str], kinds: set[str]) -> Line | None
         return None if fx.CLEARED in kinds else Line(_("It is an 8-cut."))
     if kind == fx.SPADE3_RETURN:
         return None if fx.CLEARED in kinds else Line(_("It is a spade-3 return."))
+    if kind == fx.SANDSTORM:
+        # Said here, not by the house-rule lines: None there would read as an unknown kind.
+        return None if fx.CLEARED in kinds else Line(_("It is a sandstorm."))
     if kind == fx.REVOLUTION:
         if e.on:
             return Line(_("Revolution! The order of strength is reversed."))
@@ -235,9 +238,6 @@ def _gift_line(e: Effect, name: Callable[[int], str]) -> Line:
 
 def _house_line(e: Effect, name: Callable[[int], str], kinds: set[str]) -> Line | None:
     kind = e.kind
-    if kind == fx.SANDSTORM:
-        # The clear that follows says it; alone (the round ended) it is said here.
-        return None if fx.CLEARED in kinds else Line(_("It is a sandstorm."))
     if kind == fx.REVERSED:
         if e.on:
             return Line(_("9-reverse: the turn now goes round the other way."))

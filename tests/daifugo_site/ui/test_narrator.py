@@ -166,6 +166,18 @@ def test_an_eight_cut_is_said_once_with_its_clear() -> None:
     assert len(texts) == 2 and sum("八切" in t for t in texts) == 1
 
 
+def test_a_sandstorm_is_said_once_with_its_clear() -> None:
+    # A sandstorm's own line gives way to its clear's, as an 8-cut's does (it used to raise).
+    effects = [
+        Effect(fx.PLAYED, 0, move("S3 H3 D3")),
+        Effect(fx.SANDSTORM, 0),
+        Effect(fx.CLEARED, 0, reason="sandstorm"),
+    ]
+    with translation.override("zh-hans"):
+        texts = [line.text for line in narrate(effects, name)]
+    assert len(texts) == 2 and sum("沙尘暴" in t for t in texts) == 1
+
+
 def test_hidden_gift_cards_are_told_by_number_only() -> None:
     gift = Effect(fx.GIFT, 0, to=3, cards=parse_cards("S2 H2"), size=2, on=True)
     with translation.override("ja"):
