@@ -20,6 +20,8 @@ from rules_engine.scenarios import validate as validate_scenario
 from rules_engine.solver import SolverLimit, hero_place, position_key
 from rules_engine.state import EXCHANGE, PLAY
 
+from .spec import ACTIONS
+
 LEARNER = 0
 #: A puzzle the solver cannot settle within this many positions is refused: the tutor
 #: answers every move of a puzzle with the solver, in the request.
@@ -63,7 +65,8 @@ def actor_of(r: Round, action: Mapping[str, Any]) -> int:
 
 
 def run_action(r: Round, action: Mapping[str, Any]) -> Round:
-    """Apply one play/pass/give step (SCENARIOS.md); TableError if the engine refuses."""
+    """Apply one play/pass/give/choose/name step (SCENARIOS.md); TableError if the engine
+    refuses."""
     try:
         nxt, problem = apply_step(r, action)
     except (CardError, ValueError) as exc:
@@ -93,8 +96,10 @@ def build_table(rules: Any, table: Mapping[str, Any] | None, extra: Sequence[Any
     except ScenarioError as exc:
         raise TableError(str(exc)) from None
     for i, action in enumerate(plays, 1):
-        if not any(k in action for k in ("play", "pass", "give")):
-            raise TableError(f"table play {i}: only play, pass and give steps build a table")
+        if not any(k in action for k in ACTIONS):
+            raise TableError(
+                f"table play {i}: only play, pass, give, choose and name steps build a table"
+            )
     try:
         start = build_round(scenario)
     except ScenarioError as exc:

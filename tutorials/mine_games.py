@@ -66,14 +66,11 @@ def person_seats(game: Any) -> list[int]:
 
 
 def opted_out(game: Any) -> bool:
-    """Anyone at the table turned statistics off (their browser or their account)."""
-    from daifugo_site.accounts.sitestats import opted_out as stats_opted_out
-    from daifugo_site.rated.models import RatedGame
+    """Anyone at the table turned statistics off (their browser or their account), as the
+    accounts app says (:mod:`tutorials.hooks`); without it, every game is kept out."""
+    from . import hooks
 
-    rated = RatedGame.objects.filter(game_id=game.pk).first()
-    user_ids = [rated.seat0_id, rated.seat1_id] if rated is not None else None
-    tokens = [str(e["player"]) for e in game.seats if e.get("player")]
-    return stats_opted_out(str(game.owner), user_ids, tokens)
+    return hooks.game_opted_out is None or hooks.game_opted_out(game)
 
 
 def _step(action: Action) -> dict[str, Any] | None:

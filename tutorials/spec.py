@@ -20,7 +20,10 @@ CATEGORIES = ("basics", "local-rules", "the-round", "strategy", "puzzles")
 KINDS = ("explain", "watch", "play", "choose", "legal", "puzzle")
 GOALS = ("clears_field", "any_pass", "any_legal", "goes_out", "revolution")
 TABLE_KEYS = {"hands", "leader", "revolution", "previous", "plays", "show_hands"}
-ACTION_KEYS = {"play", "pass", "give", "form", "by"}
+ACTION_KEYS = {"play", "pass", "give", "choose", "name", "form", "by"}
+#: The one action an action table holds: a move, an exchange gift, or a house rule's owed
+#: choice (cards to give or discard, ranks to name; RULES.md section 8).
+ACTIONS = ("play", "pass", "give", "choose", "name")
 
 #: Step text fields (model columns) per kind: (required, optional). A legal quiz's
 #: ``explain`` text is stored in the ``right`` column.
@@ -85,7 +88,7 @@ class WrongSpec:
 
 @dataclass
 class ScriptSpec:
-    action: dict[str, Any]  # play/pass/give (+ form, by)
+    action: dict[str, Any]  # play/pass/give/choose/name (+ form, by)
     captions: Texts
 
 
@@ -354,8 +357,8 @@ def _check_action(reader: _Reader, action: Any, where: str, step: int, kind: str
     unknown = set(action) - ACTION_KEYS
     if unknown:
         reader.bad(f"{where}: unknown key(s) {sorted(unknown)}", step, kind)
-    if sum(1 for k in ("play", "pass", "give") if k in action) != 1:
-        reader.bad(f"{where}: needs exactly one of play, pass, give", step, kind)
+    if sum(1 for k in ACTIONS if k in action) != 1:
+        reader.bad(f"{where}: needs exactly one of {', '.join(ACTIONS)}", step, kind)
 
 
 # -- reading the database ------------------------------------------------------------------------

@@ -36,7 +36,7 @@ from rules_engine.solver import SolverLimit, solve
 
 from . import engine
 from .shortcodes import shortcode_problems
-from .spec import CATEGORIES, GOALS, LANGS, STEP_TEXTS, LessonSpec, Problem, StepSpec
+from .spec import ACTIONS, CATEGORIES, GOALS, LANGS, STEP_TEXTS, LessonSpec, Problem, StepSpec
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
@@ -326,11 +326,12 @@ class _Checker:
         r = table.round
         for i, line in enumerate(step.script, 1):
             action = line.action
-            if (
-                not isinstance(action, dict)
-                or sum(k in action for k in ("play", "pass", "give")) != 1
-            ):
-                self.bad(f"script line {i} must be one play, pass or give", index, "watch")
+            if not isinstance(action, dict) or sum(k in action for k in ACTIONS) != 1:
+                self.bad(
+                    f"script line {i} must be one play, pass, give, choose or name",
+                    index,
+                    "watch",
+                )
                 return
             try:
                 r = engine.run_action(r, action)

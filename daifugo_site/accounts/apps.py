@@ -22,6 +22,10 @@ class AccountsConfig(AppConfig):
         from . import client
 
         hooks.page_statistics = client  # type: ignore[assignment]
+        # The tutor mines players' finished games only where nobody opted out.
+        from tutorials import hooks as tutor_hooks
+
+        tutor_hooks.game_opted_out = sitestats.game_opted_out
 
     def stale_querysets(self) -> dict[str, Any]:
         """What ``manage.py purge`` deletes: anonymous statistics, and the pages' tallies of

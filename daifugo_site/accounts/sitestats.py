@@ -47,6 +47,18 @@ def opted_out(
     return Profile.objects.filter(player_token__in=tokens, statistics=False).exists()
 
 
+def game_opted_out(game: Any) -> bool:
+    """Whether anyone at a finished game's table turned statistics off: a rated game asks
+    its two accounts, any other its browsers and the accounts behind them. The tutor's
+    miner of players' games asks this (``tutorials.hooks``)."""
+    from daifugo_site.rated.models import RatedGame
+
+    rated = RatedGame.objects.filter(game_id=game.pk).first()
+    user_ids = [rated.seat0_id, rated.seat1_id] if rated is not None else None
+    tokens = [str(e["player"]) for e in game.seats if e.get("player")]
+    return opted_out(str(game.owner), user_ids, tokens)
+
+
 def kind_of(game: Any) -> str:
     """practice, room, hotseat or rated."""
     if str(game.owner).startswith("rated:"):

@@ -18,11 +18,11 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
-from daifugo_site.ui.labels import title_label
+from daifugo_site.ui.labels import preset_label, ranks_text, title_label
 from daifugo_site.ui.narrator import narrate
 from rules_engine import SEQUENCE, Round, card_codes, parse_cards
 from rules_engine.cards import RANKS
-from rules_engine.effects import GIFT, PASSED, PLAYED
+from rules_engine.effects import DISCARDED, GAVE, GIFT, NAMED, PASSED, PLAYED
 from rules_engine.scenarios import run_scenario
 from rules_engine.state import titles_for
 
@@ -57,8 +57,20 @@ def reason_label(reason: str) -> str:
         "suit_locked": gettext("the suits are locked"),
         "number_locked": gettext("the number lock asks for exactly one rank higher"),
         "not_stronger": gettext("it is not stronger than the field"),
+        "choice_owed": gettext("a choice is owed first"),
+        "no_choice_owed": gettext("no choice of that kind is owed"),
+        "not_a_rank": gettext("that is not a rank from 3 to 2"),
+        "rank_repeated": gettext("a rank is named twice"),
     }
     return texts.get(reason, reason)
+
+
+def choice_reason_label(reason: str) -> str:
+    """Why the engine refuses a house-rule choice: a count is the count owed, not the
+    field's."""
+    if reason == "wrong_count":
+        return gettext("it is not the number of cards owed")
+    return reason_label(reason)
 
 
 def _rank_text(rank: int) -> str:
@@ -84,12 +96,15 @@ class Move:
 
 @dataclass
 class Step:
-    kind: str  # play, pass, give, illegal, illegal_pass, illegal_give, legal
+    # play, pass, give, illegal, illegal_pass, illegal_give, legal, and the house rules'
+    # choices: choose, name, illegal_choose, illegal_name
+    kind: str
     who: str
     cards: SafeString | None = None
     reason: str = ""
     moves: list[Move] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    ranks: str = ""
 
 
 @dataclass
@@ -115,7 +130,8 @@ class ExampleView:
 def rules_summary(rules_data: Mapping[str, Any], option_texts: Mapping[str, Any]) -> str:
     """ "standard" or "party; 8-cut: any …": the preset and each option the scenario sets."""
     data = dict(rules_data)
-    preset = str(data.pop("preset", "basic"))
+    # The preset by its name in the language (a key such as "house" reads as English).
+    preset = preset_label(str(data.pop("preset", "basic")))
     if not data:
         return gettext("Rules: the %(preset)s preset.") % {"preset": preset}
     parts = []
@@ -184,6 +200,10 @@ def build(
         if "expect" in step:
             continue
         involved.add(actor)
+        # A house rule's gift or discards reach other hands: show those hands too.
+        involved.update(
+            e.to if e.kind == GAVE else e.seat for e in after.effects if e.kind in (GAVE, DISCARDED)
+        )
         who = seat_label(actor)
         if "play" in step:
             played = next((e.move for e in after.effects if e.kind == PLAYED), None)
@@ -218,6 +238,32 @@ def build(
             steps.append(
                 Step("illegal_give", who, cards=cards_html, reason=reason_label(step["reason"]))
             )
+        elif "choose" in step:
+            steps.append(
+                Step(
+                    "choose",
+                    who,
+                    cards=_cards_html(_move_codes(step["choose"])),
+                    notes=[line.text for line in narrate(after.effects, seat_label)],
+                )
+            )
+        elif "name" in step:
+            named = next((e.ranks for e in after.effects if e.kind == NAMED), 0)
+            steps.append(
+                Step(
+                    "name",
+                    who,
+                    ranks=ranks_text(named),
+                    notes=[line.text for line in narrate(after.effects, seat_label, skip=(NAMED,))],
+                )
+            )
+        elif "illegal_choose" in step:
+            cards_html = _cards_html(_move_codes(step["illegal_choose"]))
+            reason = choice_reason_label(step["reason"])
+            steps.append(Step("illegal_choose", who, cards=cards_html, reason=reason))
+        elif "illegal_name" in step:
+            reason = choice_reason_label(step["reason"])
+            steps.append(Step("illegal_name", who, ranks=str(step["illegal_name"]), reason=reason))
         elif "legal" in step:
             moves = [
                 Move(True) if text == "pass" else Move(False, _cards_html(_move_codes(text)))

@@ -23,16 +23,12 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from rules_engine import RuleSet
-from rules_engine.rules import HOUSE_OPTIONS
 from rules_engine.scenarios import run_scenario
 
-#: Every option name of RULES.md (the RuleSet fields a player can set). The house rules of
-#: section 8 are in the engine only until the site offers their switches (issue 40): the
-#: rules reference describes them then.
+#: Every option name of RULES.md (the RuleSet fields a player can set), the house rules of
+#: section 8 included (issue 40): the rules reference describes each one.
 OPTION_NAMES: tuple[str, ...] = tuple(
-    f.name
-    for f in dataclasses.fields(RuleSet)
-    if f.name not in {"preset_name", "ff_mask", *HOUSE_OPTIONS, "sandstorm"}
+    f.name for f in dataclasses.fields(RuleSet) if f.name not in {"preset_name", "ff_mask"}
 )
 
 #: Section slugs that would shadow another page under /rules/.

@@ -26,7 +26,10 @@ from .translation import language_fields
 # Markdown sources are never shown: leave them in the database.
 SOURCE_FIELDS = tuple(name for name, _language in language_fields("body")) + ("body",)
 
-PRESETS: dict[str, RuleSet] = {name: RuleSet.preset(name) for name in PRESET_NAMES}
+#: The presets the rules pages compare: the site's presets, and ``house`` (RULES.md section 8)
+#: while the engine still lists it apart from them.
+TABLE_PRESETS: tuple[str, ...] = (*PRESET_NAMES, *(() if "house" in PRESET_NAMES else ("house",)))
+PRESETS: dict[str, RuleSet] = {name: RuleSet.preset(name) for name in TABLE_PRESETS}
 
 
 @dataclass
@@ -47,10 +50,10 @@ def option_rows(
     for name in names:
         option = by_name.get(name)
         labels = option.value_labels() if option is not None else {}
-        values = [getattr(PRESETS[preset], name) for preset in PRESET_NAMES]
+        values = [getattr(PRESETS[preset], name) for preset in TABLE_PRESETS]
         cells = [
             {"preset": preset, "value": value, "text": format_value(value, labels)}
-            for preset, value in zip(PRESET_NAMES, values, strict=True)
+            for preset, value in zip(TABLE_PRESETS, values, strict=True)
         ]
         rows.append(OptionRow(option, name, cells, differs=len(set(map(repr, values))) > 1))
     return rows
@@ -82,7 +85,7 @@ def index(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "pages/rules/index.html",
-        {"rule_sections": sections, "groups": _group(sections), "presets": PRESET_NAMES},
+        {"rule_sections": sections, "groups": _group(sections), "presets": TABLE_PRESETS},
     )
 
 
@@ -107,7 +110,7 @@ def section(request: HttpRequest, slug: str) -> HttpResponse:
             "previous": previous,
             "next": following,
             "terms": terms,
-            "presets": PRESET_NAMES,
+            "presets": TABLE_PRESETS,
             "groups": _group(sections),
         },
     )
@@ -122,8 +125,8 @@ def presets(request: HttpRequest) -> HttpResponse:
         request,
         "pages/rules/presets.html",
         {
-            "presets": PRESET_NAMES,
-            "players": [format_players(PRESET_PLAYERS[name]) for name in PRESET_NAMES],
+            "presets": TABLE_PRESETS,
+            "players": [format_players(PRESET_PLAYERS[name]) for name in TABLE_PRESETS],
             "rows": option_rows(options),
             "party_forbidden": party_forbidden,
         },

@@ -10,7 +10,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import DaphneServer, page_problems
+from tests.browser.conftest import SETTLED, DaphneServer, page_problems
 
 # The share sheet of a phone, stubbed: it records what it was given.
 SHARE_STUB = """
@@ -83,7 +83,11 @@ def test_the_next_round_counts_down_and_the_absent_persons_seat_says_so(
     seconds = countdown.locator("[data-seconds]")
     # Counted from the server's deadline (about 30 s after the round's last move), not
     # from the device's clock, which is an hour fast here.
-    # On a phone too, where the round's result covers the bottom of the screen.
+    # On a phone too, where the round's result covers the bottom of the screen. (The page's
+    # socket re-sends the panel once it connects: the box is read after that swap and the
+    # sheet's animation, not from the element being replaced.)
+    expect(countdown).to_be_in_viewport()
+    page.evaluate(SETTLED)
     box = countdown.bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844
     assert box["x"] >= 0 and box["x"] + box["width"] <= 390

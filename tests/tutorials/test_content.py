@@ -86,3 +86,25 @@ def test_every_content_lesson_can_be_completed(lang: str) -> None:
                 assert step_state(client, lesson.slug, index).get("done"), (lesson.slug, index)
         act(client, lesson.slug, "next", lang=lang)
         assert current(client, lesson.slug).completed, lesson.slug
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("lang", "gave"),
+    [("zh-hans", ["七传：", "方块 3交给了你"]), ("ja", ["7渡し：", "あなたにダイヤの3を"])],
+)
+def test_a_watched_gift_is_narrated_to_its_receiver(lang: str, gave: list[str]) -> None:
+    """Issue 40: a lesson's scripted choice goes through the engine and is told by the
+    narrator, with its cards, to the learner it was given to."""
+    from django.test import Client
+
+    from tests.tutorials.helpers import act, feedback_text, read
+
+    load_content()
+    client = Client()
+    read(client, "giving-and-discarding", 1, lang)
+    act(client, "giving-and-discarding", "advance", lang=lang)
+    html = act(client, "giving-and-discarding", "advance", lang=lang).content.decode()
+    text = feedback_text(html)
+    # the card itself is named: the learner is one of the gift's two seats
+    assert all(word in text for word in gave), text

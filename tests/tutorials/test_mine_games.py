@@ -168,6 +168,20 @@ def test_a_game_of_someone_whose_statistics_are_off_is_not_mined(db: None, how: 
     assert not PlayerPuzzle.objects.exists()
 
 
+def test_without_the_accounts_apps_answer_no_game_is_mined(
+    game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tutor cannot read the accounts itself (it sits below them): the accounts app
+    registers who opted out, and with nobody to say, every game is kept out."""
+    from tutorials import hooks
+
+    assert hooks.game_opted_out is not None  # registered by the accounts app
+    monkeypatch.setattr(hooks, "game_opted_out", None)
+    stats = scan()
+    assert stats.skipped == {"opted-out": 1} and stats.kept == 0
+    assert not PlayerPuzzle.objects.exists()
+
+
 def test_the_command_reports_counts(game: Game) -> None:
     Game.objects.filter(pk=game.pk).update(rules={"preset": "standard", "eight_cut": False})
     scripted_game("owner-token-3", seed=5)

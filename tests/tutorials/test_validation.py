@@ -271,3 +271,72 @@ def test_claim_words_per_language() -> None:
     assert claim_words("你必须第一个出完，唯一的办法是♠2。", "zh_hans") == ["唯一", "必须"]
     assert claim_words("確実に一番で上がれるのはこの手だけです。", "ja") == ["だけ"]
     assert claim_words("♦Kで上回れます。", "ja") == []
+
+
+# -- house rules' owed choices (issue 40) ---------------------------------------------------
+
+#: A watch step whose seat 3 plays a 7 under the house preset and owes seat 0 one card.
+HOUSE_WATCH: dict[str, Any] = {
+    "kind": "watch",
+    "table": {"hands": ["S4 H9", "D5 CK", "C6 SQ", "S7 D3 HA"], "leader": 3},
+    "script": [
+        {"play": "S7", "caption_zh_hans": "出7。", "caption_ja": "7を出す。"},
+        {"choose": "D3", "caption_zh_hans": "交出♦3。", "caption_ja": "♦3を渡す。"},
+    ],
+}
+
+
+def house(lesson_data: dict[str, Any], *steps: dict[str, Any]) -> dict[str, Any]:
+    import copy
+
+    lesson_data["rules"] = {"preset": "house"}
+    lesson_data["steps"] = [copy.deepcopy(s) for s in steps]
+    return lesson_data
+
+
+def test_a_watch_step_may_make_an_owed_choice(lesson_data: dict[str, Any]) -> None:
+    assert problems(house(lesson_data, HOUSE_WATCH)) == []
+
+
+def test_an_owed_choice_the_engine_refuses_is_reported(lesson_data: dict[str, Any]) -> None:
+    data = house(lesson_data, HOUSE_WATCH)
+    data["steps"][0]["script"][1]["choose"] = "D3 HA"  # one card is owed, not two
+    (problem,) = problems(data)
+    assert problem.startswith("tutor-test-basics step 1 (watch): script line 2 is not legal")
+    assert "wrong_count" in problem
+    # a move while the choice is owed is refused too
+    data["steps"][0]["script"][1] = {"play": "HA", "caption_zh_hans": "A", "caption_ja": "A"}
+    (problem,) = problems(data)
+    assert "choice_owed" in problem
+
+
+def test_a_table_may_be_built_through_choices_and_named_ranks(
+    lesson_data: dict[str, Any],
+) -> None:
+    # seat 3 names 4 with a Q: seat 0 loses its 4, then answers the Q with an A
+    quiz = {
+        "kind": "legal",
+        "question_zh_hans": "问？",
+        "question_ja": "問？",
+        "explain_zh_hans": "答。",
+        "explain_ja": "答。",
+        "answer": ["pass", "HA"],
+        "table": {
+            "hands": ["S4 HA", "D5 CK", "C6 H8", "SQ D3 H4"],
+            "leader": 3,
+            "plays": [{"play": "SQ"}, {"name": "4"}],
+        },
+    }
+    data = house(lesson_data, quiz)
+    data["rules"]["twelve_bomber"] = "groups"
+    assert problems(data) == []
+    data["steps"][0]["table"]["plays"][1] = {"name": "JK"}
+    (problem,) = problems(data)
+    assert "table play 2" in problem and "not_a_rank" in problem
+
+
+def test_an_action_needs_exactly_one_kind(lesson_data: dict[str, Any]) -> None:
+    data = house(lesson_data, HOUSE_WATCH)
+    data["steps"][0]["table"]["plays"] = [{"play": "S7", "choose": "D3"}]
+    _spec, shape = read_lesson(data)
+    assert any("needs exactly one of play, pass, give, choose, name" in str(p) for p in shape)

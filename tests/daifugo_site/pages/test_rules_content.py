@@ -23,7 +23,13 @@ from daifugo_site.pages.models import (
 )
 from daifugo_site.pages.translation import LANGUAGES, language_fields
 from rules_engine import PRESET_NAMES, RuleSet
-from rules_engine.rules import EIGHT_CUT_VALUES, FORBIDDEN_FINISH_ENTRIES, JBACK_VALUES
+from rules_engine.rules import (
+    EIGHT_CUT_VALUES,
+    FORBIDDEN_FINISH_ENTRIES,
+    HOUSE_OPTIONS,
+    HOUSE_VALUES,
+    JBACK_VALUES,
+)
 from rules_engine.scenarios import run_scenario
 
 CONTENT = loader.CONTENT_DIR
@@ -87,6 +93,8 @@ def test_enough_content(content: None) -> None:
     local_rules = {
         "revolution", "eight-cut", "eleven-back", "suit-lock", "number-lock",
         "spade-3-return", "illegal-finish", "miyako-ochi", "pass-until-clear",
+        "house-rules", "seven-pass", "ten-discard", "twelve-bomber", "five-skip",
+        "nine-reverse", "sandstorm",
     }  # fmt: skip
     assert local_rules <= slugs
 
@@ -104,12 +112,44 @@ def test_value_labels_cover_every_named_value(content: None) -> None:
         "jback": set(JBACK_VALUES),
         "forbidden_finish": set(FORBIDDEN_FINISH_ENTRIES),
         "sequence_beats": {"above_top", "above_bottom"},
+        **{name: set(HOUSE_VALUES) for name in HOUSE_OPTIONS},
     }
     options = {option.name: option for option in RuleOption.objects.all()}
     for name, values in expected.items():
         labels = options[name].value_labels()
         assert set(labels) == values, name
         assert all(labels.values())
+
+
+@pytest.mark.parametrize("name", [*HOUSE_OPTIONS, "sandstorm"])
+def test_every_house_option_has_a_rules_section_in_both_languages(content: None, name: str) -> None:
+    """Issue 40: each house rule of RULES.md section 8 has its own section, written in both
+    languages, that names the rule by its option label and shows an engine-checked example."""
+    option = RuleOption.objects.select_related("section").get(name=name)
+    section = option.section
+    assert section.group == RuleSection.Group.LOCAL_RULES
+    assert section.options == [name]  # its own section, not a paragraph of another
+    examples = set(Example.objects.filter(section=section).values_list("slug", flat=True))
+    assert examples, f"{section.slug} shows no example"
+    for suffix in ("zh_hans", "ja"):
+        label = getattr(option, f"label_{suffix}")
+        assert label and getattr(section, f"title_{suffix}") == label
+        body = getattr(section, f"body_{suffix}")
+        assert name in body  # the option's own name, as the options table shows it
+        for slug in examples:
+            assert f"[[example: {slug}]]" in body, (suffix, slug)
+    assert section.body_zh_hans != section.body_ja
+
+
+def test_the_house_rules_overview_shows_the_order_of_resolution(content: None) -> None:
+    section = RuleSection.objects.get(slug="house-rules")
+    for slug in ("house-give-then-cut", "house-reverse-then-give"):
+        assert Example.objects.get(slug=slug).section == section
+    for suffix in ("zh_hans", "ja"):
+        body = getattr(section, f"body_{suffix}")
+        for name in (*HOUSE_OPTIONS, "sandstorm"):
+            label = getattr(RuleOption.objects.get(name=name), f"label_{suffix}")
+            assert label in body, (suffix, label)
 
 
 def test_value_labels_follow_the_active_language(content: None) -> None:
@@ -210,3 +250,30 @@ def test_presets_exist_for_the_table() -> None:
     for name in PRESET_NAMES:
         assert RuleSet.preset(name).preset_name == name
     assert set(LANGUAGES) == {"zh-hans", "ja"}
+
+
+def test_the_house_preset_is_what_the_reference_says_it_adds() -> None:
+    """The house-rules section, the presets' background and the FAQ say: standard plus
+    11-back (groups) and 7-pass, 10-discard, 5-skip, 9-reverse (groups); 12-bomber and the
+    sandstorm in no preset."""
+    import dataclasses
+
+    house, standard = RuleSet.preset("house"), RuleSet.preset("standard")
+    changed = {
+        f.name: getattr(house, f.name)
+        for f in dataclasses.fields(RuleSet)
+        if f.name not in {"preset_name", "ff_mask"}
+        and getattr(house, f.name) != getattr(standard, f.name)
+    }
+    assert changed == {
+        "jback": "groups",
+        "seven_pass": "groups",
+        "ten_discard": "groups",
+        "five_skip": "groups",
+        "nine_reverse": "groups",
+    }
+    assert house.twelve_bomber == "off" and not house.sandstorm
+    for name in (n for n in PRESET_NAMES if n != "house"):
+        preset = RuleSet.preset(name)
+        assert preset.twelve_bomber == "off" and not preset.sandstorm
+        assert all(getattr(preset, option) == "off" for option in HOUSE_OPTIONS)

@@ -29,7 +29,7 @@ PAGES = [
     # url name, kwargs, h1 in zh-hans, h1 in ja (None: the section's title)
     ("rules:index", {}, "大富豪规则", "大富豪のルール"),
     ("rules:section", {"slug": "suit-lock"}, None, None),
-    ("rules:presets", {}, "四种预设对照", "4つのプリセットの比較"),
+    ("rules:presets", {}, "预设对照", "プリセットの比較"),
     ("rules:faq", {}, "常见问题", "よくある質問"),
     ("rules:glossary", {}, "术语表", "用語集"),
 ]
@@ -170,6 +170,9 @@ def test_faq_and_glossary_hooks(client: Client, content: None) -> None:
     assert 'href="/ja/rules/going-out-and-titles/"' in html
 
 
+TABLE_PRESETS = (*PRESET_NAMES, "house")
+
+
 def _presets_table(html: str) -> dict[str, dict[str, str]]:
     """{option name: {preset: cell text}} from the presets page."""
     table: dict[str, dict[str, str]] = {}
@@ -179,7 +182,7 @@ def _presets_table(html: str) -> dict[str, dict[str, str]]:
             continue
         cells = [child for child in row.children if child.tag == "td"]
         table[option] = {
-            cell.get("data-preset") or PRESET_NAMES[i]: re.sub(r"\*$", "", cell.text.strip())
+            cell.get("data-preset") or TABLE_PRESETS[i]: re.sub(r"\*$", "", cell.text.strip())
             for i, cell in enumerate(cells)
         }
     return table
@@ -188,7 +191,7 @@ def _presets_table(html: str) -> dict[str, dict[str, str]]:
 def test_presets_table_is_generated_from_the_engine(client: Client, content: None) -> None:
     html = client.get("/ja/rules/presets/").content.decode()
     headers = [th.get("data-preset") for th in find_all(html, "th", scope="col")][1:]
-    assert headers == list(PRESET_NAMES)
+    assert headers == list(TABLE_PRESETS)  # the house rules' preset too (issue 40)
     table = _presets_table(html)
     assert set(OPTION_NAMES) <= set(table)
     assert table["jokers"]["party"] == "2"
@@ -205,6 +208,16 @@ def test_presets_table_is_generated_from_the_engine(client: Client, content: Non
         assert table["eight_cut"][preset] == eight[RuleSet.preset(preset).eight_cut]
         assert table["suit_lock_after"][preset] == str(RuleSet.preset(preset).suit_lock_after)
         assert table["jokers"][preset] == str(RuleSet.preset(preset).jokers)
+    # Only the house preset turns the house rules on; 12-bomber is a switch only.
+    seven = RuleOption.objects.get(name="seven_pass")
+    with translation.override("ja"):
+        seven_labels = seven.value_labels()
+    assert table["seven_pass"] == {
+        **{preset: seven_labels["off"] for preset in PRESET_NAMES},
+        "house": seven_labels["groups"],
+    }
+    assert table["twelve_bomber"]["house"] == seven_labels["off"]
+    assert table["jback"]["house"] == "Jの1枚出し・Jだけの組"
 
 
 def test_presets_rows_link_to_each_options_description(client: Client, content: None) -> None:

@@ -47,6 +47,12 @@ TERMS: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
         "pass": ("过", ("选择过。",)),
         "miyako-ochi": ("都落", ("当场都落", "你都落", "他都落", "会都落", "被都落", "都落了")),
         "titles": ("阶级", ("身份",)),
+        # The house rules (issue 40): the narrator's names; the FAQ once called them so.
+        "seven-pass": ("七传", ("出7送牌", "七渡")),
+        "ten-discard": ("十弃", ("出10弃牌", "十舍")),
+        "twelve-bomber": ("十二炸弹", ("Q炸弹", "12炸弹")),
+        "five-skip": ("五跳", ("出5跳过",)),
+        "nine-reverse": ("九转向", ("出9反转", "9反转", "九反转")),
     },
     "ja": {
         "suit-lock": ("縛り", ("しばり", "スート縛り")),
@@ -55,6 +61,9 @@ TERMS: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
         "joker": ("ジョーカー", ("ジョーカ―",)),
         "computer-player": ("コンピューター", ("CPU",)),
         "player": ("プレイヤー", ("プレーヤー",)),
+        "twelve-bomber": ("12ボンバー", ("12ボム", "Qボンバー")),
+        "five-skip": ("5スキップ", ("5飛ばし",)),
+        "nine-reverse": ("9リバース", ("9リターン",)),
     },
 }
 #: Variants that a plain substring cannot tell apart: コンピュータ without its long vowel
