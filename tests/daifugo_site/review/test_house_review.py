@@ -145,3 +145,38 @@ def test_a_costly_house_choice_is_listed_with_the_better_one(
         assert "スペードの2" in ja_text, "the seat's own cards the naming discarded are named"
     else:
         assert "JK" not in ja_text and "ジョーカー" in ja_text
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "ja"])
+def test_a_choice_decision_renders_with_its_position_and_the_engines_lines(lang: str) -> None:
+    from types import SimpleNamespace
+
+    r = Round.start(RULES, ["ST JK S2 H2 S4 D5", *OTHERS], leader=0).apply("ST")
+    assert isinstance(r, Round)
+    obs = observe(r, 0)
+    result = analysis.review_decision(obs, Action.choose(0, "JK"), "c", CHOICE_BUDGET)
+    item = {**result, "i": 1, "round": 0}
+    game = SimpleNamespace(seats=[{}, {}, {}], human_seat=0, players=3)
+    with translation.override(lang):
+        view = presenter.decision_view(game, item, (r, obs, 0))
+    assert view.made_codes == ["JK"] and view.best_codes and view.mistake
+    assert view.position is not None and "JK" in view.position.hand_codes
+    # The engine's effects of each discard, narrated in the page's language.
+    assert [(line.effects, line.cards) for line in view.made_lines] == [(("discarded",), ["JK"])]
+    assert view.best_lines and view.best_lines[0].cards == view.best_codes
+    assert view.made_lines[0].text != "" and "JK" not in view.made_lines[0].text
+    term = "十弃" if lang == "zh-hans" else "10捨て"
+    assert view.sentences[0].startswith(term)
+
+
+def test_a_choice_is_judged_on_the_seats_observation_only() -> None:
+    results = []
+    for others in (
+        OTHERS,
+        ["D6 C8 CJ H5 C5", "HK H3 C9 D8 S6"],
+        ["HK H3 C9 D8 C5", "D6 C8 CJ H5 S6"],
+    ):
+        r = Round.start(RULES, ["S7 JK S2 H2 S4 D5", *others], leader=0).apply("S7")
+        assert isinstance(r, Round)
+        results.append(analysis.review_decision(observe(r, 0), Action.choose(0, "JK"), "h", BUDGET))
+    assert results[0] == results[1] == results[2]
