@@ -289,6 +289,8 @@ def review_decision(
     ``pending``: the exchange returns other seats still owe (public), for a return."""
     if made_action.kind == "give":
         return review_return(obs, made_action, seed, budget, pending)
+    if made_action.kind in ("choose", "name"):
+        return review_choice(obs, made_action, seed, budget)
     made = action_move(obs, made_action)
     if made is None:
         raise ValueError("the action is not a legal move of this observation")
@@ -423,8 +425,9 @@ class Decision:
 
 def decisions(record: dict[str, Any], seat: int) -> list[Decision]:
     """Every play or pass of ``seat`` in a stored game that had a choice (forced moves,
-    a lone legal move, are left out: nothing to learn from them), and every exchange
-    return it made."""
+    a lone legal move, are left out: nothing to learn from them), every exchange
+    return it made, and every house-rule choice (give, discard, name) it made out of
+    more than one legal choice."""
     from rules_engine import Match
 
     rec = dict(record)
@@ -445,6 +448,10 @@ def decisions(record: dict[str, Any], seat: int) -> list[Decision]:
                 if s != seat and r.owed[s] and r.partner[s] >= 0
             )
             found.append(Decision(i, m.round_no, m.observe(seat), action, pending))
+        elif action.seat == seat and action.kind in ("choose", "name"):
+            # The legal choices depend only on the seat's own hand (and the rule owed).
+            if len(m.round.legal_choices()) > 1:
+                found.append(Decision(i, m.round_no, m.observe(seat), action))
         out = m.apply(action)
         if isinstance(out, Refusal):
             raise ValueError(f"action {i} refused on replay: {out.reason}")
@@ -597,6 +604,95 @@ def review_return(
         "facts": [{"kind": "broke", "cards": u, "played": p} for u, p in broke],
         "means": {format_cards(c): round(means[i], 3) for i, c in enumerate(found)},
     }
+
+
+def choice_value(obs: Observation, action: Action) -> int:
+    """The card set (give, discard) or rank set (name) a choice action made."""
+    from rules_engine.state import parse_ranks
+
+    assert action.cards is not None
+    if action.kind == "name":
+        ranks = parse_ranks(action.cards)
+        if isinstance(ranks, Refusal):
+            raise ValueError(f"not ranks: {ranks.reason}")
+        return ranks
+    return parse_cards(action.cards, max(2, obs.rules.jokers))
+
+
+def review_choice(
+    obs: Observation, made_action: Action, seed: str, budget: Budget
+) -> dict[str, Any]:
+    """Judge a house-rule choice (RULES.md section 8) like an exchange return: the
+    advanced player's candidates (:func:`~rules_engine.ai.choices.observation_choices`,
+    the heuristic's first) and the choice made are each made in the same sampled worlds
+    of the seat's observation and the round played out through the engine
+    (:func:`compare`)."""
+    from rules_engine.ai.choices import SEARCHED_CHOICES, apply_choice, observation_choices
+    from rules_engine.state import CHOICE_KINDS, NAME_CHOICE, rank_text
+
+    owed = obs.owed_choice
+    if owed is None or owed[0] != obs.seat:
+        raise ValueError("this seat owes no choice")
+    kind = owed[1]
+    made = choice_value(obs, made_action)
+    found = observation_choices(obs, SEARCHED_CHOICES)
+    if made not in found:
+        found.append(made)
+    hero = obs.seat
+    sampler = WorldSampler(obs, random.Random(seed))
+    pool: list[list[int]] = []
+
+    def value(j: int, c: int) -> float:
+        while len(pool) <= j:
+            pool.extend(sampler.sample_worlds(min(24, 8 + len(pool)), 3))
+        r = apply_choice(round_from_observation(obs, pool[j]), found[c])
+        return playout(r, hero, random.Random(f"{seed}:{j}"))
+
+    def text(choice: int) -> str:
+        return rank_text(choice) if kind == NAME_CHOICE else format_cards(choice)
+
+    made_index = found.index(made)
+    cmp = compare(len(found), made_index, value, budget.worlds, budget.settle)
+    means = [_mean(v) for v in cmp.values]
+    errors = _errors(cmp.values)
+    best, cost, cost_se = cmp.best, cmp.cost, cmp.cost_se
+    is_mistake = cost >= MISTAKE_MIN_COST and cost > MISTAKE_Z * cost_se
+    return {
+        "kind": "choice",
+        "choice": CHOICE_KINDS[kind],
+        "made": text(made),
+        "best": text(found[best]),
+        "made_mean": round(means[made_index], 3),
+        "made_se": round(errors[made_index], 3),
+        "best_mean": round(means[best], 3),
+        "best_se": round(errors[best], 3),
+        "cost": round(max(0.0, cost), 3),
+        "cost_se": round(cost_se, 3),
+        "mistake": bool(is_mistake),
+        "worlds": cmp.worlds,
+        "candidates": len(found),
+        "verdict": None,
+        "broke": [],
+        "facts": [] if best == made_index else choice_facts(obs, kind, made, found[best]),
+        "means": {text(c): round(means[i], 3) for i, c in enumerate(found)},
+    }
+
+
+def choice_facts(obs: Observation, kind: int, made: int, best: int) -> list[dict[str, Any]]:
+    """What tells a choice made from the preferred one (the page's sentences): the cards
+    given or discarded that the preferred choice keeps; for a naming, the seat's own
+    cards of the named ranks (discarded from its hand)."""
+    from rules_engine.state import NAME_CHOICE
+
+    if kind != NAME_CHOICE:
+        kept = made & ~best
+        return [{"kind": "kept", "cards": format_cards(kept)}] if kept else []
+
+    def own(ranks: int) -> int:
+        return obs.hand & sum(RANK_MASKS[r] for r in range(len(RANK_MASKS)) if ranks >> r & 1)
+
+    lost = own(made) & ~own(best)
+    return [{"kind": "lost", "cards": format_cards(lost)}] if lost else []
 
 
 # -- what the move made did, against the preferred one (the page's sentences) ----------------

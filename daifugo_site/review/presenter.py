@@ -51,6 +51,21 @@ def move_label(text: str) -> str:
     return cards_text(move_codes(text))
 
 
+def choice_label(item: dict[str, Any], text: str) -> str:
+    """A stored move, return or house-rule choice in words (a naming's ranks as ranks)."""
+    if item.get("choice") == "name":
+        from daifugo_site.ui.labels import ranks_text
+        from rules_engine.state import parse_ranks
+
+        ranks = parse_ranks(text)
+        return ranks_text(ranks) if isinstance(ranks, int) else text
+    return move_label(text)
+
+
+def choice_codes(item: dict[str, Any], text: str) -> list[str]:
+    return [] if item.get("choice") == "name" else move_codes(text)
+
+
 def points(value: float) -> str:
     return number_format(value, decimal_pos=2)
 
@@ -126,11 +141,15 @@ def _position(game: Any, obs: Observation, round_no: int) -> Position:
     )
 
 
-def _effects(game: Any, r: Round, seat: int, text: str, kind: str = "play") -> list[Line]:
-    """What ``text`` (a stored move or return) does from ``r``, told by the engine's
-    effects, as ``seat`` may see them."""
+def _effects(
+    game: Any, r: Round, seat: int, text: str, kind: str = "play", choice: str = ""
+) -> list[Line]:
+    """What ``text`` (a stored move, return or house-rule choice) does from ``r``, told
+    by the engine's effects, as ``seat`` may see them."""
     if kind == "give":
         out = r.give(seat, text)
+    elif kind == "choice":
+        out = r.name(seat, text) if choice == "name" else r.choose(seat, text)
     elif text == "pass":
         out = r.apply("pass", seat=seat)
     else:
@@ -218,8 +237,65 @@ def fact_sentence(fact: dict[str, Any], give: bool = False) -> str | None:
     return None
 
 
+def _choice_sentences(item: dict[str, Any]) -> list[str]:
+    """A house-rule choice (RULES.md section 8) the search would have made otherwise: what
+    was given, discarded or named, the preferred choice, and what it would have kept."""
+    made, best = choice_label(item, item["made"]), choice_label(item, item["best"])
+    args = {
+        "made": made,
+        "best": best,
+        "best_points": points(item["best_mean"]),
+        "made_points": points(item["made_mean"]),
+    }
+    choice = item.get("choice")
+    if choice == "give":
+        out = [
+            _(
+                "With 7-pass you gave %(made)s; the search prefers giving %(best)s: about "
+                "%(best_points)s points expected against %(made_points)s."
+            )
+            % args
+        ]
+    elif choice == "discard":
+        out = [
+            _(
+                "With 10-discard you discarded %(made)s; the search prefers discarding "
+                "%(best)s: about %(best_points)s points expected against %(made_points)s."
+            )
+            % args
+        ]
+    else:
+        out = [
+            _(
+                "With 12-bomber you named %(made)s; the search prefers naming %(best)s: about "
+                "%(best_points)s points expected against %(made_points)s."
+            )
+            % args
+        ]
+    for fact in item.get("facts", []):
+        cards = move_label(fact["cards"])
+        if fact.get("kind") == "kept" and choice == "give":
+            out.append(
+                _("Giving %(best)s instead would have kept %(cards)s in your hand.")
+                % {"best": best, "cards": cards}
+            )
+        elif fact.get("kind") == "kept":
+            out.append(
+                _("Discarding %(best)s instead would have kept %(cards)s in your hand.")
+                % {"best": best, "cards": cards}
+            )
+        elif fact.get("kind") == "lost":
+            out.append(
+                _("Naming %(made)s made you discard your own %(cards)s too.")
+                % {"made": made, "cards": cards}
+            )
+    return out
+
+
 def _sentences(item: dict[str, Any], players: int) -> list[str]:
-    made, best = move_label(item["made"]), move_label(item["best"])
+    if item.get("kind") == "choice" and item["made"] != item["best"]:
+        return _choice_sentences(item)
+    made, best = choice_label(item, item["made"]), choice_label(item, item["best"])
     out: list[str] = []
     verdict = item.get("verdict")
     if verdict is not None:
@@ -329,10 +405,10 @@ def decision_view(
         round_no=item["round"] + 1,
         made=item["made"],
         best=item["best"],
-        made_label=move_label(item["made"]),
-        best_label=move_label(item["best"]),
-        made_codes=move_codes(item["made"]),
-        best_codes=move_codes(item["best"]),
+        made_label=choice_label(item, item["made"]),
+        best_label=choice_label(item, item["best"]),
+        made_codes=choice_codes(item, item["made"]),
+        best_codes=choice_codes(item, item["best"]),
         cost=item["cost"],
         cost_text=points(item["cost"]),
         mistake=item["mistake"],
@@ -345,10 +421,10 @@ def decision_view(
     if at is not None:
         r, obs, round_no = at
         view.position = _position(game, obs, round_no)
-        kind = item.get("kind", "play")
-        view.made_lines = _effects(game, r, obs.seat, item["made"], kind)
+        kind, choice = item.get("kind", "play"), item.get("choice", "")
+        view.made_lines = _effects(game, r, obs.seat, item["made"], kind, choice)
         if item["best"] != item["made"]:
-            view.best_lines = _effects(game, r, obs.seat, item["best"], kind)
+            view.best_lines = _effects(game, r, obs.seat, item["best"], kind, choice)
     return view
 
 
