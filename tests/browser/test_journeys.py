@@ -54,10 +54,10 @@ MATCH_TIMEOUT = 240.0
 PASSWORD = "a long pass phrase 7"
 TOUCH = "_journey_touch"
 
-# Latin words the site really shows in both languages: card ranks on the faces and in
-# the log ("♠A", "JK" is not shown: the joker is written out), and the name of the rules
-# set the computer players come from. Anything else in Latin letters is untranslated.
-ALLOWED_LATIN = {"A", "K", "Q", "J", "UECda"}
+# Latin words the site really shows in both languages: the ranks of the court cards and
+# the ace in card names ("黑桃 A", "スペードのK") in the log, the field and the results.
+# Anything else in Latin letters is untranslated (brand and lesson names are translated).
+ALLOWED_LATIN = {"A", "K", "Q", "J"}
 # Not words of the page's language: addresses (the room's link, an e-mail).
 NOT_WORDS = re.compile(r"https?://\S+|[\w.+-]+@[\w-]+(\.[\w-]+)+")
 LATIN_WORD = re.compile(r"[A-Za-zÀ-ɏ]+")
@@ -142,6 +142,12 @@ def press(control: Any, timeout: float | None = None) -> None:
         control.click(timeout=timeout)
 
 
+FAN_SETTLED = """() => Promise.all(
+  (document.querySelector('[data-hand-fan]')?.getAnimations({subtree: true}) || [])
+    .filter((a) => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+    .map((a) => a.finished.catch(() => null)))"""
+
+
 def choose_card(page: Any, code: str) -> None:
     """Select one card of the hand (one not yet selected: two jokers share a code) as a
     person does: on a phone, a tap on the part of the fanned card that shows; elsewhere a
@@ -171,7 +177,9 @@ def choose_card(page: Any, code: str) -> None:
     point = None
     deadline = time.monotonic() + 5
     while point is None and time.monotonic() < deadline:
-        page.evaluate(SETTLED)  # a card still rising or sinking has no fixed place yet
+        # A card still rising or sinking has no fixed place yet: wait for the fan's own
+        # transitions (not the whole page's, which is slower and not what a tap needs).
+        page.evaluate(FAN_SETTLED)
         point = card.evaluate(VISIBLE_POINT)
     assert point is not None, f"no uncovered part of {code} to tap"
     page.touchscreen.tap(point["x"], point["y"])
