@@ -611,3 +611,41 @@ def test_sign_up_play_rated_resign_profiles_and_replay(
         check_page(page, lang)
         press(page.locator('[data-action="replay-next"]'))
         check_page(page, lang)
+
+
+def test_both_jokers_can_be_chosen_on_the_phone_s_fan(
+    daphne_server: DaphneServer, new_page: Any
+) -> None:
+    """Found by the room journey (a three-player preset deals two jokers): both fanned
+    jokers stood for the first joker's button, so on a phone the second could never be
+    chosen and a pair of jokers never played."""
+    page = open_browser(new_page, "zh-hans", "phone")
+    go_home(page, daphne_server, "zh-hans")
+    open_play(page, "zh-hans")
+    set_up_form(page, "1v1")
+    press(page.locator('[data-action="start"]'))
+    wait_for_table(page)
+    # On our turn nothing is pushed (no hand drawn anew) until we act.
+    expect(page.locator('[data-testid="hand"]')).to_have_attribute(
+        "data-your-turn", "true", timeout=30_000
+    )
+    # The deal is random: make two cards of the hand the two jokers, and have the fan
+    # drawn again from the hand (as on a turned phone).
+    page.evaluate(
+        """() => {
+          const buttons = [...document.querySelectorAll('#hand button[data-card]')];
+          let jokers = buttons.filter((b) => b.dataset.card === 'JK').length;
+          for (const b of buttons) {
+            if (jokers < 2 && b.dataset.card !== 'JK') { b.dataset.card = 'JK'; jokers += 1; }
+          }
+        }"""
+    )
+    page.set_viewport_size({"width": 390, "height": 845})
+    jokers = page.locator('[data-hand-fan] [data-fan-card="JK"]')
+    expect(jokers).to_have_count(2)
+    choose_card(page, "JK")
+    choose_card(page, "JK")
+    pressed = page.eval_on_selector_all(
+        '#hand button[data-card="JK"]', "els => els.map((e) => e.getAttribute('aria-pressed'))"
+    )
+    assert pressed == ["true", "true"], pressed
