@@ -5,6 +5,7 @@
 - Tests under tests/browser/ get the ``browser`` marker. pyproject.toml deselects them by
   default (``-m "not browser"``); ``make test`` runs them in a second process with
   ``pytest -m browser`` (Playwright's sync API and async tests must not share a process).
+- The journeys marked ``journeys_full`` are deselected unless ``--journeys-full`` is given.
 - Hypothesis profiles: ``default`` locally, ``ci`` when CI is set (or HYPOTHESIS_PROFILE).
 """
 
@@ -40,12 +41,27 @@ def pytest_configure(config: pytest.Config) -> None:
     compile_catalogues(project_locale_dirs())
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--journeys-full",
+        action="store_true",
+        help="also run the journeys marked journeys_full (tests/browser/test_journeys.py)",
+    )
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     # tryfirst: mark before pytest's own -m filtering looks at the markers.
     for item in items:
         if item.path.is_relative_to(BROWSER_TESTS):
             item.add_marker(pytest.mark.browser)
+    # The journeys' crossed combinations run always; the other two only when asked for
+    # (CI's time limit): `pytest -m browser --journeys-full`.
+    if not config.getoption("--journeys-full"):
+        full = [item for item in items if item.get_closest_marker("journeys_full")]
+        if full:
+            config.hook.pytest_deselected(items=full)
+            items[:] = [item for item in items if not item.get_closest_marker("journeys_full")]
 
 
 # -- the rules reference's content (pages app), for any test that renders it ----------------

@@ -1,5 +1,5 @@
 """allauth's hooks: a new account in the language of the page it was created on; after
-signing in, the profile in the account's own language."""
+signing in, the profile in the account's own language; the display name in its messages."""
 
 from __future__ import annotations
 
@@ -10,6 +10,15 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
+
+
+def user_display(user: Any) -> str:
+    """How allauth's messages name a person: their display name (ACCOUNT_USER_DISPLAY)."""
+    from .signals import profile_for
+
+    if not getattr(user, "pk", None):  # no account: nothing to name
+        return ""
+    return str(profile_for(user).display_name)
 
 
 class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]

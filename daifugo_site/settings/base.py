@@ -237,6 +237,9 @@ AXES_USERNAME_CALLABLE = "daifugo_site.accounts.auth.axes_username"
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_USER_MODEL_USERNAME_FIELD = "username"
+# allauth names the person in its messages ("Signed in as …"): the profile's display name,
+# not the user name it makes from the e-mail address's local part.
+ACCOUNT_USER_DISPLAY = "daifugo_site.accounts.adapter.user_display"
 # Nobody learns from these pages whether an address has an account (issue 45): signing up
 # answers the same for a new and a known address ("enter the code we mailed you": a new
 # address gets its code, a known one a notice that it has an account already), and the

@@ -85,10 +85,11 @@
     fan.textContent = "";
     if (!root) { return; }
     var buttons = Array.from(root.querySelectorAll("button[data-card]"));
-    var items = buttons.map(function (button) {
+    var items = buttons.map(function (button, index) {
       var item = document.createElement("span");
       item.className = "fan-card";
       item.dataset.fanCard = button.dataset.card;
+      item.dataset.fanIndex = String(index);
       var face = document.createElement("span");
       face.className = button.className;
       face.innerHTML = button.innerHTML;
@@ -138,10 +139,20 @@
     resizeTimer = window.setTimeout(buildFan, 150);
   });
 
+  // The button a fanned card stands for: the one at its place in the hand (two jokers share
+  // a code, so a look-up by code gave both the first one's button), or by code if the hand
+  // changed since the fan was drawn.
+  function buttonOf(item, root) {
+    if (!root) { return null; }
+    var button = root.querySelectorAll("button[data-card]")[Number(item.dataset.fanIndex)];
+    if (button && button.dataset.card === item.dataset.fanCard) { return button; }
+    return root.querySelector('button[data-card="' + item.dataset.fanCard + '"]');
+  }
+
   function syncFan() {
     var root = hand();
     document.querySelectorAll("[data-hand-fan] [data-fan-card]").forEach(function (item) {
-      var button = root && root.querySelector('button[data-card="' + item.dataset.fanCard + '"]');
+      var button = buttonOf(item, root);
       item.classList.toggle("is-selected", !!button && button.getAttribute("aria-pressed") === "true");
       item.classList.toggle("is-dim", !!button && !!button.closest(".is-dim"));
       item.classList.toggle("is-focused", !!button && button === document.activeElement);
@@ -155,7 +166,7 @@
   document.addEventListener("click", function (event) {
     var item = event.target.closest && event.target.closest("[data-hand-fan] [data-fan-card]");
     if (!item) { return; }
-    var button = hand() && hand().querySelector('button[data-card="' + item.dataset.fanCard + '"]');
+    var button = buttonOf(item, hand());
     if (button) { button.click(); }
   });
 

@@ -222,6 +222,40 @@ def page_problems(page: object) -> list[str]:
     return problems
 
 
+def watch_problems(page: Any) -> None:
+    """Collect ``page``'s JavaScript errors, console errors and failed/4xx/5xx requests (for
+    ``page_problems``); for a page a test opens itself, e.g. a second tab of a context."""
+    problems: list[str] = []
+    setattr(page, _PROBLEMS_KEY, problems)
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    page.on(
+        "console",
+        lambda message: (
+            problems.append(f"console {message.type}: {message.text}")
+            if message.type == "error"
+            else None
+        ),
+    )
+    page.on(
+        "response",
+        lambda response: (
+            problems.append(f"HTTP {response.status} {response.url}")
+            if response.status >= 400
+            else None
+        ),
+    )
+    # A navigation cancels the browser's own favicon fetch (net::ERR_ABORTED): not a
+    # failure of the page. Every other failed request is.
+    page.on(
+        "requestfailed",
+        lambda request: (
+            None
+            if request.url.endswith("/favicon.svg") and "ABORTED" in (request.failure or "")
+            else problems.append(f"failed {request.url}")
+        ),
+    )
+
+
 @pytest.fixture
 def new_page(browser: object) -> Iterator[Callable[..., object]]:
     contexts = []
@@ -231,35 +265,7 @@ def new_page(browser: object) -> Iterator[Callable[..., object]]:
         context.set_default_timeout(10_000)
         contexts.append(context)
         page = context.new_page()
-        problems: list[str] = []
-        setattr(page, _PROBLEMS_KEY, problems)
-        page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-        page.on(
-            "console",
-            lambda message: (
-                problems.append(f"console {message.type}: {message.text}")
-                if message.type == "error"
-                else None
-            ),
-        )
-        page.on(
-            "response",
-            lambda response: (
-                problems.append(f"HTTP {response.status} {response.url}")
-                if response.status >= 400
-                else None
-            ),
-        )
-        # A navigation cancels the browser's own favicon fetch (net::ERR_ABORTED): not a
-        # failure of the page. Every other failed request is.
-        page.on(
-            "requestfailed",
-            lambda request: (
-                None
-                if request.url.endswith("/favicon.svg") and "ABORTED" in (request.failure or "")
-                else problems.append(f"failed {request.url}")
-            ),
-        )
+        watch_problems(page)
         return page
 
     yield open_page

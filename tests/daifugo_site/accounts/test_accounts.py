@@ -318,3 +318,28 @@ def test_too_many_requests_is_the_sites_own_translated_page(
     assert refused.status_code == 429
     assert words in html and 'class="site-footer"' in html
     assert not ENGLISH.search(visible_text(html)), ENGLISH.search(visible_text(html))
+
+
+def announcer_text(html: str) -> str:
+    found = re.search(r'<div id="announcer"[^>]*>(.*?)</div>', html, re.S)
+    assert found, "no announcer on the page"
+    return " ".join(found.group(1).split())
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_sign_in_messages_are_said_on_the_profile_by_display_name(
+    client: Client, lang: str
+) -> None:
+    """The journeys (tests/browser/test_journeys.py) found allauth's messages left for the
+    next sign-in page, read out there all at once, naming the person by their e-mail's
+    local part, and in Chinese with the Latin word "Email"."""
+    sign_up(client, lang, "kana@example.com")
+    said = announcer_text(client.get(f"/{lang}/accounts/profile/").content.decode())
+    name = Profile.objects.get(user__email="kana@example.com").display_name
+    assert name in said, said
+    assert "kana@example.com" in said  # the address the person confirmed, to them only
+    assert not re.search(r"[A-Za-z]", said.replace("kana@example.com", "")), said
+    client.post(f"/{lang}/accounts/logout/")
+    # Said once, where they happened: the sign-in page has only the sign-out's message.
+    said = announcer_text(client.get(f"/{lang}/accounts/login/").content.decode())
+    assert name not in said and "kana" not in said, said
