@@ -386,9 +386,9 @@ class GameConsumer(limits.GuardedSocket, AsyncWebsocketConsumer):  # type: ignor
             await hooks.people.on_presence(self, self.table)
 
     async def room_moved(self, event: dict[str, Any]) -> None:
-        """The room started its next match: this page says where (the room's link)."""
+        """The room started its next match: this page goes to its table."""
         if self.table is not None:
-            await self.table.send_panel(self)
+            await self.table.send_moved(self, event.get("game"))
 
     async def game_rebound(self, event: dict[str, Any]) -> None:
         """The game moved to another browser (its resume link): this page may no longer be

@@ -31,6 +31,7 @@ from typing import Any, Protocol
 
 from django.conf import settings
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -222,6 +223,18 @@ class Table:
         if loaded is None:
             return
         html = await asyncdb.call(self.panel_html, socket, *loaded)
+        await socket.send(text_data=html)
+
+    async def send_moved(self, socket: Socket, game_id: object) -> None:
+        """The room started its next match (rooms.views.again): this page goes to its
+        table, as the page of the person who started it did. Before, only the panel was
+        sent again, unchanged, and the others were left at the finished game."""
+        if not isinstance(game_id, str) or not game_id:
+            await self.send_panel(socket)
+            return
+        with translation.override(socket.lang):
+            url = reverse("play:game", args=[game_id])
+            html = render_to_string("rooms/_moved.html", {"url": url})
         await socket.send(text_data=html)
 
     def panel_html(self, socket: Socket, game: Game, match: Any) -> str:

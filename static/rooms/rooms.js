@@ -27,6 +27,19 @@
       out.textContent = String(Math.max(0, Math.ceil(left / 1000)));
     });
   }
+  // The room started its next match (rooms/_moved.html, pushed to this finished game's
+  // pages): go to its table, once, after a moment in which the notice is seen and said.
+  function follow() {
+    var moved = document.querySelector("[data-follow]");
+    if (!moved || moved._following) return;
+    moved._following = true;
+    setTimeout(function () {
+      window.location.assign(moved.getAttribute("data-follow"));
+    }, 1200);
+  }
   // Four times a second: an element that just arrived is timed from (nearly) its arrival.
-  setInterval(tick, 250);
+  setInterval(function () {
+    tick();
+    follow();
+  }, 250);
 })();

@@ -454,14 +454,15 @@ def test_a_room_with_a_friend_who_drops_and_comes_back(
         page.evaluate(SETTLED)
         check_page(page, lang)
 
-    # The rematch: the host starts it; the guest, whose table stays as it was, goes to
-    # the room's page (the table's link to it), which sends them to the new table.
+    # The rematch: the host starts it, and the guest's page, told so, says it and goes
+    # to the new table by itself (it used to stay at the finished game).
     match_url = host.url
     new_match = re.compile(r"/play/[^/]+/$")
     press(host.locator('[data-action="again"]'))
     host.wait_for_url(lambda url: url != match_url and new_match.search(url) is not None)
-    press(guest.locator('[data-action="room-page"]'))
-    guest.wait_for_url(lambda url: url != match_url and new_match.search(url) is not None)
+    guest.wait_for_url(
+        lambda url: url != match_url and new_match.search(url) is not None, timeout=15_000
+    )
     assert host.url == guest.url
     for page in (host, guest):
         wait_for_table(page)
@@ -469,19 +470,14 @@ def test_a_room_with_a_friend_who_drops_and_comes_back(
         check_page(page, lang)
 
 
-def name_hotseat_players(page: Any, names: tuple[str, ...]) -> bool:
-    """Give the hotseat players their names where the set-up form asks for them (a
-    visible name field per person: ``input[data-hotseat-name]`` or ``input[name^=
-    "hotseat_name"]`` in the room set-up); nothing to do on a form without them. Whether
-    the players were named."""
-    fields = page.locator(
-        '[data-testid="room-setup"] input[data-hotseat-name], '
-        '[data-testid="room-setup"] input[name^="hotseat_name"]'
-    )
+def name_hotseat_players(page: Any, names: tuple[str, ...]) -> None:
+    """Give the hotseat people their names in the set-up form (one field per person at the
+    device, shown once "one device" and the number of people are chosen)."""
+    fields = page.locator('[data-testid="room-setup"] [data-testid="person-name"]')
     shown = [fields.nth(i) for i in range(fields.count()) if fields.nth(i).is_visible()]
-    for field, name in zip(shown, names, strict=False):
+    assert len(shown) == len(names), f"{len(shown)} name fields for {len(names)} people"
+    for field, name in zip(shown, names, strict=True):
         field.fill(name)
-    return bool(shown)
 
 
 @pytest.mark.parametrize(("lang", "size"), COMBINATIONS)
@@ -495,7 +491,7 @@ def test_hotseat_on_one_device_behind_the_curtain(
     page.locator("#room-mode").select_option("hotseat")
     page.locator("#room-humans").select_option("2")
     names = NAMES[lang]
-    named = name_hotseat_players(page, names)
+    name_hotseat_players(page, names)
     check_page(page, lang)
     press(page.locator('[data-action="create-room"]'))
     page.wait_for_url(re.compile(r"/play/[^/]+/$"), timeout=15_000)
@@ -518,8 +514,8 @@ def test_hotseat_on_one_device_behind_the_curtain(
         if not take_my_turn(page, acted, 0):
             page.wait_for_timeout(100)
     assert len(curtains) == 2, f"the curtain named {curtains}"
-    if named:
-        assert all(any(name in said for said in curtains) for name in names), curtains
+    # Each curtain asks for the device to be passed to a person by the name given.
+    assert all(any(name in said for said in curtains) for name in names), curtains
     page.evaluate(SETTLED)
     check_page(page, lang)
 

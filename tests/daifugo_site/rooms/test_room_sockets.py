@@ -468,3 +468,33 @@ def test_a_table_with_nobody_at_it_waits_and_goes_on_when_someone_comes(mode: st
         seen=timezone.now() - datetime.timedelta(minutes=5)
     )
     assert services.computers_to_act(game, match) == []
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("ja", "新しい卓へ移動します"), ("zh-hans", "正在带你去新的牌桌")],
+)
+async def test_the_rooms_next_match_takes_the_others_pages_to_its_table(
+    thread_pool: computers.FairPool, lang: str, said: str
+) -> None:
+    """When the creator starts the room's next match (rooms.views.again tells the old
+    game's pages "room.moved"), every other page of the finished game is sent to the new
+    table, in its own language; before, only its unchanged panel came again and the
+    person was left behind."""
+    from channels.layers import get_channel_layer
+
+    room, game, sessions = await database_sync_to_async(seated_room)(2, rounds=1)
+    assert game is not None
+    friend = PlayClient(game.id, sessions[1][0], lang=lang)
+    await friend.connect()
+    await friend.drain()
+    layer = get_channel_layer()
+    await layer.group_send(
+        services.group_name(game.id), {"type": "room.moved", "game": "NEXTgame1"}
+    )
+    moved = ""
+    while "data-follow" not in moved:  # a presence push of the panel may come first
+        moved = await friend.communicator.receive_from(timeout=5)
+    assert f'data-follow="/{lang}/play/NEXTgame1/"' in moved
+    assert 'id="room-moved"' in moved and said in moved
+    await friend.close()
