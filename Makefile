@@ -93,9 +93,10 @@ pure-engine: setup
 # Two worker processes (pytest-xdist), each with its own daphne, database and Chromium
 # (the fixtures are per session, so per worker): the tests mostly wait on the computers'
 # pace, and two at a time keep CI under 30 minutes. BROWSER_WORKERS=0 runs them in one.
+# --journeys-full: every journey in both languages at both sizes (tests/conftest.py).
 BROWSER_WORKERS ?= 2
 browser-tests: setup
-	$(BIN)/pytest -m browser -n $(BROWSER_WORKERS)
+	$(BIN)/pytest -m browser -n $(BROWSER_WORKERS) --journeys-full
 
 # axe-core for the accessibility browser tests (tests/browser/test_axe.py), from npm into a
 # git-ignored folder. Not part of `make test`: without npm the axe tests skip, saying so,

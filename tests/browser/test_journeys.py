@@ -14,10 +14,10 @@ outside the names the site really shows, no horizontal overflow.
 - rated: sign up (with the mailed code), the language stays, a rated 1v1 against a second
   account, resign (confirmed), both profiles, the replay.
 
-Each runs in zh-hans and ja, on a phone (390×844, touch) and a desktop (1280×800). CI runs
-two crossed combinations, (zh-hans, phone) and (ja, desktop); the other two are marked
-``journeys_full`` and deselected unless asked for:
-``pytest -m browser --journeys-full tests/browser/test_journeys.py``.
+Each runs in zh-hans and ja, on a phone (390×844, touch) and a desktop (1280×800): all four
+in CI (``make browser-tests`` passes ``--journeys-full``). A bare ``pytest -m browser`` runs
+the two crossed combinations, (zh-hans, phone) and (ja, desktop); the other two are marked
+``journeys_full`` and join with ``--journeys-full``.
 
 The computers play at the set-up form's fastest pace, and every wait is on a condition.
 """
