@@ -580,16 +580,30 @@ def review_return(
         return playout(r, hero, random.Random(f"{seed}:{j}"))
 
     made_index = found.index(made)
+    best, item = _judged(found, made_index, value, budget, format_cards)
+    broke = [] if best == made_index else _split_cards(obs, made, found[best])
+    item["facts"] = [{"kind": "broke", "cards": u, "played": p} for u, p in broke]
+    return {"kind": "give", **item}
+
+
+def _judged(
+    found: list[int],
+    made_index: int,
+    value: Callable[[int, int], float],
+    budget: Budget,
+    text: Callable[[int], str],
+) -> tuple[int, dict[str, Any]]:
+    """The best candidate's index, and the review item's figures for a set of cards (or
+    ranks) chosen among ``found``: an exchange return and a house-rule choice are judged
+    alike (:func:`compare`, the same mistake thresholds)."""
     cmp = compare(len(found), made_index, value, budget.worlds, budget.settle)
     means = [_mean(v) for v in cmp.values]
     errors = _errors(cmp.values)
     best, cost, cost_se = cmp.best, cmp.cost, cmp.cost_se
     is_mistake = cost >= MISTAKE_MIN_COST and cost > MISTAKE_Z * cost_se
-    broke = [] if best == made_index else _split_cards(obs, made, found[best])
-    return {
-        "kind": "give",
-        "made": format_cards(made),
-        "best": format_cards(found[best]),
+    return best, {
+        "made": text(found[made_index]),
+        "best": text(found[best]),
         "made_mean": round(means[made_index], 3),
         "made_se": round(errors[made_index], 3),
         "best_mean": round(means[best], 3),
@@ -601,8 +615,8 @@ def review_return(
         "candidates": len(found),
         "verdict": None,
         "broke": [],
-        "facts": [{"kind": "broke", "cards": u, "played": p} for u, p in broke],
-        "means": {format_cards(c): round(means[i], 3) for i, c in enumerate(found)},
+        "facts": [],
+        "means": {text(c): round(means[i], 3) for i, c in enumerate(found)},
     }
 
 
@@ -652,30 +666,10 @@ def review_choice(
         return rank_text(choice) if kind == NAME_CHOICE else format_cards(choice)
 
     made_index = found.index(made)
-    cmp = compare(len(found), made_index, value, budget.worlds, budget.settle)
-    means = [_mean(v) for v in cmp.values]
-    errors = _errors(cmp.values)
-    best, cost, cost_se = cmp.best, cmp.cost, cmp.cost_se
-    is_mistake = cost >= MISTAKE_MIN_COST and cost > MISTAKE_Z * cost_se
-    return {
-        "kind": "choice",
-        "choice": CHOICE_KINDS[kind],
-        "made": text(made),
-        "best": text(found[best]),
-        "made_mean": round(means[made_index], 3),
-        "made_se": round(errors[made_index], 3),
-        "best_mean": round(means[best], 3),
-        "best_se": round(errors[best], 3),
-        "cost": round(max(0.0, cost), 3),
-        "cost_se": round(cost_se, 3),
-        "mistake": bool(is_mistake),
-        "worlds": cmp.worlds,
-        "candidates": len(found),
-        "verdict": None,
-        "broke": [],
-        "facts": [] if best == made_index else choice_facts(obs, kind, made, found[best]),
-        "means": {text(c): round(means[i], 3) for i, c in enumerate(found)},
-    }
+    best, item = _judged(found, made_index, value, budget, text)
+    if best != made_index:
+        item["facts"] = choice_facts(obs, kind, made, found[best])
+    return {"kind": "choice", "choice": CHOICE_KINDS[kind], **item}
 
 
 def choice_facts(obs: Observation, kind: int, made: int, best: int) -> list[dict[str, Any]]:
