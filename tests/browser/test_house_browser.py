@@ -23,6 +23,7 @@ from rules_engine.cards import RANKS
 from rules_engine.state import NAME_CHOICE
 from tests.browser.conftest import DaphneServer, axe_script, page_problems
 from tests.browser.test_axe import assert_no_violations
+from tests.browser.test_play_browser import select_with_keyboard
 
 SEED = 19
 RULES = {"twelve_bomber": "groups", "sandstorm": True}
@@ -104,20 +105,6 @@ def create_game(server: DaphneServer) -> tuple[str, str]:
         "print(g.id)",
     )
     return out.stdout.strip().splitlines()[-1], token
-
-
-def select_with_keyboard(page: Any, codes: list[str]) -> None:
-    buttons = page.locator("#hand button[data-card]")
-    hand = [buttons.nth(i).get_attribute("data-card") for i in range(buttons.count())]
-    wanted = list(codes)
-    buttons.first.focus()
-    for index, code in enumerate(hand):
-        if index:
-            page.keyboard.press("ArrowRight")
-        if code in wanted:
-            page.keyboard.press("Space")
-            wanted.remove(code)
-    assert not wanted, f"cards {wanted} not in hand {hand}"
 
 
 def enter(page: Any, action: str) -> None:

@@ -176,3 +176,18 @@ class PlayClient:
 @pytest.fixture
 def game_factory() -> Callable[..., Awaitable[tuple[Game, str]]]:
     return database_sync_to_async(make_game)
+
+
+@pytest.fixture
+def thread_pool(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The computers' fair pool on one thread (and local leases), so a test drives the
+    site's computer seats in process and can replace what the players do."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from daifugo_site.play import computers
+
+    fair = computers.FairPool(1, 1, executor=lambda: ThreadPoolExecutor(1))
+    monkeypatch.setattr(computers, "_POOL", fair)
+    monkeypatch.setattr(computers, "_QUICK", fair)
+    monkeypatch.setattr(computers, "_LEASES", computers.LocalLeases(3000))
+    return fair

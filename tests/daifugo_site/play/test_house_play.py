@@ -61,17 +61,6 @@ def test_thinking_answers_an_owed_choice_with_a_legal_choice(
         assert not hasattr(match.apply(action), "reason"), action
 
 
-@pytest.fixture
-def thread_pool(monkeypatch: pytest.MonkeyPatch) -> computers.FairPool:
-    from concurrent.futures import ThreadPoolExecutor
-
-    fair = computers.FairPool(1, 1, executor=lambda: ThreadPoolExecutor(1))
-    monkeypatch.setattr(computers, "_POOL", fair)
-    monkeypatch.setattr(computers, "_QUICK", fair)
-    monkeypatch.setattr(computers, "_LEASES", computers.LocalLeases(3000))
-    return fair
-
-
 @pytest.mark.django_db(transaction=True)
 async def test_computers_alone_play_a_house_match_to_the_end(
     thread_pool: computers.FairPool,

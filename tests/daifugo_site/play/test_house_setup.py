@@ -8,18 +8,10 @@ from django.test import Client
 
 from daifugo_site.play.models import Game
 from rules_engine import RuleSet
+from tests.daifugo_site.play.test_views import FORM
 
 pytestmark = pytest.mark.django_db
 
-FORM = {
-    "table": "4",
-    "preset": "standard",
-    "rounds": "3",
-    "speed": "700",
-    "level_1": "beginner",
-    "level_2": "intermediate",
-    "level_3": "advanced",
-}
 SWITCHES = ("seven_pass", "ten_discard", "twelve_bomber", "five_skip", "nine_reverse", "sandstorm")
 
 

@@ -99,18 +99,6 @@ def test_unknown_game() -> None:
 # -- computer seats: failure, leases, the sweep (daifugo_site/play/computers.py) -----------
 
 
-@pytest.fixture
-def thread_pool(monkeypatch: pytest.MonkeyPatch) -> computers.FairPool:
-    """The fair pool on a thread, so a test can replace what the players do."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    fair = computers.FairPool(1, 1, executor=lambda: ThreadPoolExecutor(1))
-    monkeypatch.setattr(computers, "_POOL", fair)
-    monkeypatch.setattr(computers, "_QUICK", fair)
-    monkeypatch.setattr(computers, "_LEASES", computers.LocalLeases(3000))
-    return fair
-
-
 def _computer_turns(game_id: str) -> int:
     return sum(1 for a in Game.objects.get(pk=game_id).actions if a.get("seat") != 0)
 
