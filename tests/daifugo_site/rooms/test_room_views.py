@@ -322,3 +322,11 @@ def test_after_the_match_the_results_and_play_again_with_the_same_seats(client: 
     # Both matches stay in the room's results.
     page = client.get(f"/zh-hans/play/room/{room.token}/").content.decode()
     assert page.count("<caption>") == 2
+
+
+def test_the_creators_seat_is_marked_in_each_languages_own_brackets(client: Client) -> None:
+    """The seat of the page's person says "you" in full-width brackets (（あなた）, （你）),
+    not ASCII ones around the translated word."""
+    room = create(client)
+    assert "（你）" in client.get(f"/zh-hans/play/room/{room.token}/").content.decode()
+    assert "（あなた）" in client.get(f"/ja/play/room/{room.token}/").content.decode()
