@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -244,15 +245,25 @@ def watch_problems(page: Any) -> None:
             else None
         ),
     )
-    # A navigation cancels the browser's own favicon fetch (net::ERR_ABORTED): not a
-    # failure of the page. Every other failed request is.
+    # A navigation (a reload, a link followed before the last page finished loading)
+    # cancels what the browser was still fetching for the old page: the favicon, a deferred
+    # script, a sound (net::ERR_ABORTED). That is not a failure of the page: a missing file
+    # is a 404 and is caught by the response check above. Every other failed request is.
     page.on(
         "requestfailed",
         lambda request: (
-            None
-            if request.url.endswith("/favicon.svg") and "ABORTED" in (request.failure or "")
-            else problems.append(f"failed {request.url}")
+            None if _cancelled_by_navigation(request) else problems.append(f"failed {request.url}")
         ),
+    )
+
+
+def _cancelled_by_navigation(request: Any) -> bool:
+    """Whether ``request`` is a static file or the favicon that a navigation cut short."""
+    if "ABORTED" not in (request.failure or ""):
+        return False
+    path = urlsplit(request.url).path
+    return path.endswith("/favicon.svg") or (
+        request.method == "GET" and path.startswith("/static/")
     )
 
 
