@@ -25,7 +25,7 @@ from rules_engine import Action, Match, Refusal, RuleSet
 from rules_engine.state import EXCHANGE
 
 from . import clock, hooks
-from .models import Game
+from .models import Appended, Game
 
 log = logging.getLogger(__name__)
 
@@ -294,7 +294,8 @@ def apply_action(
         written = Game.objects.filter(
             pk=game.id, version=game.version, status=Game.Status.PLAYING
         ).update(
-            actions=new.actions,
+            # Appended by the database: the log is not sent back whole (issue 43).
+            actions=Appended("actions", new.actions[-1], new.actions),
             version=new.version,
             scores=new.scores,
             status=new.status,
