@@ -62,16 +62,33 @@ def _tree_cpu(pid: int) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+def _own_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by ``pid`` itself (all its threads)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+#: The kinds of the stack itself (the bench's own clients are not part of it).
+STACK = ("web", "computers", "redis", "postgres")
+
+
 def _cpu_probe(stack: Any) -> Callable[[], dict[str, float]]:
     """CPU seconds so far of each kind of process the bench started: web workers, computer
-    workers (with their search pools), Redis, PostgreSQL (server and backends), the bench's
-    own clients. Linux /proc; a kind that cannot be read counts 0."""
+    workers, their search pools (``search``: the advanced level's processes, apart so that
+    a move's cost can be read without the search itself), Redis, PostgreSQL (server and
+    backends), the bench's own clients. Linux /proc; a kind that cannot be read counts 0."""
     import resource
 
     def probe() -> dict[str, float]:
+        computers = [proc.pid for proc in stack.computers]
+        own = sum(_own_cpu(pid) for pid in computers)
         found = {
             "web": sum(_tree_cpu(proc.pid) for proc in stack.web.values()),
-            "computers": sum(_tree_cpu(proc.pid) for proc in stack.computers),
+            "computers": own,
+            "search": sum(_tree_cpu(pid) for pid in computers) - own,
             "redis": sum(
                 _tree_cpu(proc.pid)
                 for proc in stack.procs
@@ -86,6 +103,11 @@ def _cpu_probe(stack: Any) -> Callable[[], dict[str, float]]:
         return found
 
     return probe
+
+
+def _stack_cpu(cpu: dict[str, float]) -> float:
+    """CPU seconds of the stack's own processes (the search and the bench's clients apart)."""
+    return sum(cpu.get(kind, 0.0) for kind in STACK)
 
 
 def _levels(kind: str, i: int) -> list[str]:
@@ -420,6 +442,11 @@ def main(argv: list[str] | None = None) -> int:
             + ", ".join(f"{kind} {1000 * sec / moves:.2f}" for kind, sec in cpu.items())
             + f"; total {1000 * sum(cpu.values()) / moves:.2f}"
         )
+        search = 1000 * cpu.get("search", 0.0) / moves
+        print(
+            f"cpu ms per move across the stack {1000 * _stack_cpu(cpu) / moves:.2f} "
+            f"(web, computers, redis, postgres; the search {search:.2f} apart)"
+        )
         print(f"cpu busy {sum(cpu.values()) / args.seconds:.2f} cores of {os.cpu_count()}")
     print(f"errors {len(stats['errors'])}")
     if stats["errors"]:
@@ -444,6 +471,18 @@ def main(argv: list[str] | None = None) -> int:
                         "p50": round(statistics.median(every), 1) if every else None,
                         "p95": round(_percentile(every, 0.95), 1) if every else None,
                     },
+                    "table_moves": moves,
+                    # CPU ms per table move by kind of process; "stack" is web + computers +
+                    # redis + postgres (the search and the bench's clients apart).
+                    "cpu_ms_per_move": (
+                        {
+                            **{k: round(1000 * v / moves, 3) for k, v in stats["cpu"].items()},
+                            "stack": round(1000 * _stack_cpu(stats["cpu"]) / moves, 3),
+                            "total": round(1000 * sum(stats["cpu"].values()) / moves, 3),
+                        }
+                        if stats["cpu"] and moves
+                        else None
+                    ),
                     "errors": len(stats["errors"]),
                 }
             )
