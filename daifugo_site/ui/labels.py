@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.utils.functional import lazy
-from django.utils.translation import pgettext
+from django.utils.translation import pgettext, pgettext_lazy
 
 from rules_engine.cards import RANKS
 
@@ -18,30 +18,38 @@ from .cardviews import _suit_name, card_name
 SUIT_CODES = "SHDC"  # the engine's suit order: bit i of a suit set is SUIT_CODES[i]
 
 
+#: Each name's words, looked up when shown (one lookup per call: a table push shows these
+#: for every seat, and translating the whole table each time was a measurable share of it).
+_TITLES = {
+    "daifugo": pgettext_lazy("title", "Daifugō"),
+    "fugo": pgettext_lazy("title", "Fugō"),
+    "heimin": pgettext_lazy("title", "Heimin"),
+    "hinmin": pgettext_lazy("title", "Hinmin"),
+    "daihinmin": pgettext_lazy("title", "Daihinmin"),
+    "winner": pgettext_lazy("title", "Winner"),
+    "loser": pgettext_lazy("title", "Loser"),
+}
+_PRESETS = {
+    "standard": pgettext_lazy("preset", "Standard"),
+    "party": pgettext_lazy("preset", "Party"),
+    "classic": pgettext_lazy("preset", "Classic"),
+    "basic": pgettext_lazy("preset", "Basic"),
+    "house": pgettext_lazy("preset", "House"),
+}
+
+
 def title_label(title: str | None) -> str:
     """A finishing title ("daifugo", "winner" ...) in the active language; "" for none."""
-    return {
-        "daifugo": pgettext("title", "Daifugō"),
-        "fugo": pgettext("title", "Fugō"),
-        "heimin": pgettext("title", "Heimin"),
-        "hinmin": pgettext("title", "Hinmin"),
-        "daihinmin": pgettext("title", "Daihinmin"),
-        "winner": pgettext("title", "Winner"),
-        "loser": pgettext("title", "Loser"),
-    }.get(title or "", "")
+    found = _TITLES.get(title or "")
+    return str(found) if found is not None else ""
 
 
 def preset_label(name: str | None) -> str:
     """A rules preset's name ("standard", "party" ...) in the active language: the one name
     every page uses (set-up forms, room rules, profile, statistics, rules pages). An unknown
     name is shown as it is."""
-    return {
-        "standard": pgettext("preset", "Standard"),
-        "party": pgettext("preset", "Party"),
-        "classic": pgettext("preset", "Classic"),
-        "basic": pgettext("preset", "Basic"),
-        "house": pgettext("preset", "House"),
-    }.get(name or "", name or "")
+    found = _PRESETS.get(name or "")
+    return str(found) if found is not None else (name or "")
 
 
 #: For choices built at import time: translated when shown.
