@@ -10,13 +10,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import get_language, ngettext, pgettext
+from django.utils.translation import get_language, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
+from daifugo_site.bounded import Bounded
 from daifugo_site.ui.labels import suit_labels, title_label
 from daifugo_site.ui.narrator import Line, narrate, out_causes, out_text
 from rules_engine import Match, Move, Observation, Refusal, Round, card_codes, observe
@@ -29,13 +29,17 @@ from rules_engine.state import CHOICE_KINDS
 from .models import Game
 from .services import absent_moves
 
+_LEVELS = {
+    "beginner": pgettext_lazy("computer level", "Beginner"),
+    "intermediate": pgettext_lazy("computer level", "Intermediate"),
+    "advanced": pgettext_lazy("computer level", "Advanced"),
+}
+
 
 def level_label(level: str | None) -> str:
-    return {
-        "beginner": pgettext("computer level", "Beginner"),
-        "intermediate": pgettext("computer level", "Intermediate"),
-        "advanced": pgettext("computer level", "Advanced"),
-    }.get(level or "", "")
+    # One lookup per call (each push names every seat's level).
+    found = _LEVELS.get(level or "")
+    return str(found) if found is not None else ""
 
 
 def seat_name(game: Game, seat: int, owner_view: bool = True, viewer: int | None = None) -> str:
@@ -78,15 +82,16 @@ def describe_step(game: Game, after: Round, viewer: int | None) -> list[Event]:
     )
 
 
-# Events only ever grow within a round: keep what was described, per game, round, language
-# and viewer, and describe only the new actions (a push then costs one step, not a replay).
-# With them, why each penalised seat took its place (read from the same effects).
-_EVENTS: OrderedDict[
-    tuple[str, int, str, int | None],
-    tuple[int, Round, list[Event], dict[int, str], frozenset[int]],
-] = OrderedDict()
+# Events only ever grow within a round: keep what was described, per game, language and
+# viewer, with the round it is of, and describe only the new actions (a push then costs one
+# step, not a replay). With them, why each penalised seat took its place (read from the
+# same effects). One entry per page kind of a game (a new round replaces it), bounded in
+# entries and idle time (daifugo_site/bounded.py): the games in play, not all ever seen.
+_EVENTS: Bounded[
+    tuple[str, str, int | None],
+    tuple[int, int, Round, list[Event], dict[int, str], frozenset[int]],
+] = Bounded(1024, idle_s=120.0)
 _EVENTS_LOCK = threading.Lock()
-_EVENTS_SIZE = 1024
 
 
 def round_events(game: Game, match: Match, viewer: int | None) -> list[Event]:
@@ -109,12 +114,12 @@ def _round_record(
     """The current round in sentences, seat -> why it took a place from the bottom
     (``rules_engine.effects.PENALISED`` or ``MIYAKO_OCHI``), and the seats a 5-skip marks
     now, from the engine's effects."""
-    key = (game.id, match.round_no, get_language() or "", viewer)
+    key = (game.id, get_language() or "", viewer)
     log = match.round_log()
     with _EVENTS_LOCK:
         cached = _EVENTS.get(key)
-    if cached is not None and cached[0] <= len(log):
-        done, r, events, causes, skipped = cached
+    if cached is not None and cached[0] == match.round_no and cached[1] <= len(log):
+        _, done, r, events, causes, skipped = cached
         events, causes = list(events), dict(causes)
     else:
         r = match.deal_round(match.round_no)
@@ -140,10 +145,7 @@ def _round_record(
         skipped = skipped_now(after.effects, skipped)
         r = after
     with _EVENTS_LOCK:
-        _EVENTS[key] = (len(log), r, events, causes, skipped)
-        _EVENTS.move_to_end(key)
-        while len(_EVENTS) > _EVENTS_SIZE:
-            _EVENTS.popitem(last=False)
+        _EVENTS[key] = (match.round_no, len(log), r, events, causes, skipped)
     return events, causes, skipped
 
 
@@ -162,7 +164,9 @@ def absent_now(game: Game, match: Match) -> set[int]:
 # -- the table ----------------------------------------------------------------------------------
 
 
-@dataclass
+# Hashable by value (every field is), so a {% memo %} keyed on a seat hashes it at once
+# instead of taking it apart field by field; never changed once built.
+@dataclass(unsafe_hash=True)
 class SeatView:
     seat: int
     name: str

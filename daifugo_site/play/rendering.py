@@ -9,13 +9,13 @@ WebSocket extension swaps each into place; the announcement goes into the layout
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from typing import Any, NamedTuple
 
 from django.template.loader import render_to_string
 from django.utils import translation
 
 from daifugo_site import limits
+from daifugo_site.bounded import Bounded
 
 from . import cues, services
 from .presenter import TableView, table_view
@@ -41,26 +41,20 @@ TEMPLATES = {"felt_house": "play/_house.html", "house": "play/_house.html"}
 # version the page had before, language, owner or viewer): a game's version never changes
 # once written (the log only grows, every write is a compare-and-swap on the version), so
 # an entry is correct forever and would be in any process; the bound (LRU) only limits
-# memory. The owner's renderings (with the hand) are keyed apart from the viewers'.
-_RENDERED: OrderedDict[tuple[Any, ...], tuple[str, dict[str, Any], int]] = OrderedDict()
+# memory (with an idle bound: a push is only ever asked for again within moments of its
+# move). The owner's renderings (with the hand) are keyed apart from the viewers'.
+_RENDERED: Bounded[tuple[Any, ...], tuple[str, dict[str, Any], int]] = Bounded(512, idle_s=60.0)
 _RENDERED_LOCK = threading.Lock()
-_RENDERED_SIZE = 512
 
 
 def _remembered(key: tuple[Any, ...]) -> tuple[str, dict[str, Any], int] | None:
     with _RENDERED_LOCK:
-        found = _RENDERED.get(key)
-        if found is not None:
-            _RENDERED.move_to_end(key)
-        return found
+        return _RENDERED.get(key)
 
 
 def _remember(key: tuple[Any, ...], value: tuple[str, dict[str, Any], int]) -> None:
     with _RENDERED_LOCK:
         _RENDERED[key] = value
-        _RENDERED.move_to_end(key)
-        while len(_RENDERED) > _RENDERED_SIZE:
-            _RENDERED.popitem(last=False)
 
 
 def view_for(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -21,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from daifugo_site import asyncdb
+from daifugo_site.bounded import Bounded
 from rules_engine import Action, Match, Refusal, RuleSet
 from rules_engine.state import EXCHANGE
 
@@ -46,9 +46,13 @@ LEVELS = ("beginner", "intermediate", "advanced")
 # - every write is a compare-and-swap on ``version`` in the database: an action checked
 #   against a cached state that another worker has since moved on fails as "stale" and
 #   changes nothing. So a stale entry can cost a retry, never a lost or shadowed write.
-_CACHE: OrderedDict[str, tuple[Game, Match]] = OrderedDict()
-_CACHE_LOCK = threading.Lock()
+# Bounded in entries and in idle time (daifugo_site/bounded.py): a game nobody has moved
+# or shown for CACHE_IDLE_S is read again from the database if it ever comes back, so a
+# long-lived worker holds the games in play, not every game it has seen (issue 43).
 _CACHE_SIZE = 1024
+CACHE_IDLE_S = 120.0
+_CACHE: Bounded[str, tuple[Game, Match]] = Bounded(_CACHE_SIZE, CACHE_IDLE_S)
+_CACHE_LOCK = threading.Lock()
 
 
 def match_of(game: Game) -> Match:
@@ -78,9 +82,6 @@ def _remember(game: Game, match: Match) -> None:
         if current is not None and current[0].version > game.version:
             return
         _CACHE[game.id] = (game, match)
-        _CACHE.move_to_end(game.id)
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
 
 
 def learn(game_id: str, version: int, news: dict[str, Any] | None) -> None:

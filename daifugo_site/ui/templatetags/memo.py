@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections import OrderedDict
 from typing import Any
 
 from django import template
@@ -35,9 +34,16 @@ from django.template.base import FilterExpression, NodeList, Parser, Token
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
+from daifugo_site.bounded import Bounded
+
 register = template.Library()
 
-_MEMO: OrderedDict[tuple[Any, ...], SafeString] = OrderedDict()
+#: Seconds a block may go unused before it is dropped.
+MEMO_IDLE_S = 300.0
+
+# Bounded in entries (UI_MEMO_SIZE) and idle time (daifugo_site/bounded.py): the blocks of
+# the games in play stay, those of ended games go.
+_MEMO: Bounded[tuple[Any, ...], SafeString] = Bounded(4096, idle_s=MEMO_IDLE_S)
 _LOCK = threading.Lock()
 
 
@@ -82,13 +88,11 @@ class MemoNode(template.Node):
         with _LOCK:
             found = _MEMO.get(key)
             if found is not None:
-                _MEMO.move_to_end(key)
                 return found
         html = mark_safe(self.nodelist.render(context))
         with _LOCK:
+            _MEMO.size = size
             _MEMO[key] = html
-            while len(_MEMO) > size:
-                _MEMO.popitem(last=False)
         return html
 
 
