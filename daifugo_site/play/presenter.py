@@ -119,7 +119,7 @@ def _round_record(
     with _EVENTS_LOCK:
         cached = _EVENTS.get(key)
     if cached is not None and cached[0] == match.round_no and cached[1] <= len(log):
-        _, done, r, events, causes, skipped = cached
+        done, r, events, causes, skipped = cached[1:]
         events, causes = list(events), dict(causes)
     else:
         r = match.deal_round(match.round_no)
