@@ -103,8 +103,8 @@ async def test_renderings_are_kept_apart_by_language_and_role() -> None:
 
 def test_the_rendering_cache_is_bounded() -> None:
     game, _key = make_game(seed=HUMAN_LEADS)
-    for i in range(rendering._RENDERED_SIZE + 50):
+    for i in range(rendering._RENDERED.size + 50):
         rendering._remember(("x", i), ("", {}, 0))
-    assert len(rendering._RENDERED) == rendering._RENDERED_SIZE
+    assert len(rendering._RENDERED) == rendering._RENDERED.size
     assert rendering.render_table(game.id, "zh-hans", False) is not None
-    assert len(rendering._RENDERED) == rendering._RENDERED_SIZE
+    assert len(rendering._RENDERED) == rendering._RENDERED.size
