@@ -10,8 +10,8 @@ Where the search runs
     ``manage.py runworker computers``), as many as wanted, drive the games with their own
     pools. A game is driven by one process at a time, whichever received the turn.
     Levels that do not search (beginner, intermediate: heuristics, well under a
-    millisecond) answer from a two-thread pool of the driving process instead, so they
-    never queue behind advanced searches.
+    millisecond) never queue behind advanced searches: a computer worker answers them on
+    its own loop, a web process that drives its games (``"local"``) on a two-thread pool.
 
 Exactly one computation per computer turn
     A driver first claims the game's lease (:class:`RedisLeases`: ``SET NX PX`` shared by
@@ -401,8 +401,14 @@ async def _think(game: Game, seat: int, obs: Any) -> Action:
     level = game.computer_level(seat) or clock.level(game, seat)
     seed = f"{game.seed}:{game.version}:{seat}"
     try:
-        lane = quick_pool() if level in QUICK_LEVELS else pool()
         search = budget(game.delay_ms)
+        if level in QUICK_LEVELS and mode() == "workers":
+            # Only a computer worker drives games in this mode, on its own loop (never a
+            # web worker's): a heuristic answers there in well under a millisecond, less
+            # than the hop to a thread and back costs the worker (issue 43).
+            quick: Action = thinking.think(obs, level, seed, search)
+            return quick
+        lane = quick_pool() if level in QUICK_LEVELS else pool()
         action: Action = await lane.run(game.owner, thinking.think, obs, level, seed, search)
         return action
     except asyncio.CancelledError:
