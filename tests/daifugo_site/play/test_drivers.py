@@ -54,3 +54,39 @@ async def test_an_unknown_version_wins_over_a_known_one(monkeypatch: pytest.Monk
     for _ in range(20):
         await asyncio.sleep(0)
     assert calls == [1, None]
+
+
+@pytest.mark.parametrize(("mode", "pooled"), [("workers", False), ("local", True)])
+async def test_a_heuristic_level_thinks_on_a_computer_workers_loop_and_in_a_pool_elsewhere(
+    monkeypatch: pytest.MonkeyPatch, settings: object, mode: str, pooled: bool
+) -> None:
+    from daifugo_site.play import services
+    from daifugo_site.play.models import Game
+    from rules_engine import Match, RuleSet
+
+    settings.PLAY_COMPUTERS = mode  # type: ignore[attr-defined]
+    rules = RuleSet.preset("standard")
+    seat = Match.new(rules, 4, 1, 5).round.to_act
+    # The human sits anywhere but the seat to play first.
+    human = (seat + 1) % 4
+    seats = [
+        {"kind": "human"} if s == human else {"kind": "computer", "level": "beginner"}
+        for s in range(4)
+    ]
+    game = Game(
+        id=f"think-{mode}", owner="o", rules=rules.to_json(), players=4, rounds=1,
+        seats=seats, human_seat=human, delay_ms=0, seed=5,
+    )  # fmt: skip
+    match = services.match_of(game)
+    used: list[str] = []
+
+    class Lane:
+        async def run(self, owner: str, fn: object, *args: object) -> object:
+            used.append(owner)
+            return fn(*args)  # type: ignore[operator]
+
+    monkeypatch.setattr(computers, "quick_pool", lambda: Lane())
+    action = await computers._think(game, seat, match.observe(seat))
+    assert used == (["o"] if pooled else [])
+    # The same move either way: the heuristic, seeded by the game, its version and seat.
+    assert action == computers.computer_action(game, match, seat)
