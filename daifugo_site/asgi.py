@@ -47,6 +47,11 @@ def _check_static_manifest() -> None:
 
 _check_static_manifest()
 
+# A web worker lists legal moves now and then; it never searches (daifugo_site/play).
+from daifugo_site.play.thinking import serving_caches  # noqa: E402
+
+serving_caches(settings.ENGINE_SERVING_CACHE_ENTRIES)
+
 
 def websocket_app() -> object:
     """Host like HTTP (ALLOWED_HOSTS), then Origin: another site's page cannot open a socket

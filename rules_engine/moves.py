@@ -365,7 +365,28 @@ _SEQ_CACHE: dict[tuple[int, int, int, bool, int, bool], list[list[Move]]] = {}
 # Kept small on purpose: every cached Move is a long-lived object the garbage collector
 # walks on each full collection; at 200,000 entries those collections (and the clear)
 # paused searches for up to a second and a half, for no measurable gain in speed.
-_SEQ_CACHE_LIMIT: Final = 20_000
+# A program that does not search may keep it smaller (set_sequence_cache_limit).
+_SEQ_CACHE_LIMIT = 20_000
+
+
+def set_sequence_cache_limit(entries: int) -> None:
+    """Bound the sequences cache to ``entries`` hands (20,000 by default; about 1.3 kB
+    each). A search fills it with the hands of its playouts; a long-lived process that
+    only asks for legal moves now and then (a web worker) keeps its memory flat with a
+    few thousand. Takes effect at once.
+
+    >>> from rules_engine import moves
+    >>> moves.set_sequence_cache_limit(100)
+    >>> moves._SEQ_CACHE_LIMIT
+    100
+    >>> moves.set_sequence_cache_limit(20_000)
+    """
+    global _SEQ_CACHE_LIMIT
+    if entries < 1:
+        raise ValueError("the cache holds at least one entry")
+    _SEQ_CACHE_LIMIT = entries
+    if len(_SEQ_CACHE) > entries:
+        _SEQ_CACHE.clear()
 
 
 def sequences_for_suit(

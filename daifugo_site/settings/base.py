@@ -396,6 +396,11 @@ PLAY_COMPUTER_PLAYOUTS = int(os.environ.get("PLAY_COMPUTER_PLAYOUTS", "6000"))
 # less than the floor (a pace that short is not offered).
 PLAY_PACE_MARGIN_MS = int(os.environ.get("PLAY_PACE_MARGIN_MS", "100"))
 PLAY_PACE_MIN_BUDGET_MS = 50
+# Hands the engine's move caches keep in a web worker or a computer worker (neither
+# searches: the search runs in the pool's processes, with the engine's default of 20,000).
+# At about 1.3 kB a hand, the default bound alone let a worker grow by some 15 MB over a
+# 30-minute soak (issue 43); 2,000 hold a worker's working set.
+ENGINE_SERVING_CACHE_ENTRIES = int(os.environ.get("ENGINE_SERVING_CACHE_ENTRIES", "2000"))
 # A driver's claim on a game: renewed every third of this while it thinks; a killed
 # worker's turn is picked up by the sweep once it has expired.
 PLAY_LEASE_MS = 3000

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Final
 
 from ..cards import (
     JOKER_RANK,
@@ -56,7 +55,26 @@ from .base import group_move, sequence_move, strength
 #: Plans by hand and the options a plan depends on, packed in one int (an int key
 #: hashes far faster than a tuple; planning is on every rollout step).
 _PLAN_CACHE: dict[int, list[Move]] = {}
-_PLAN_CACHE_LIMIT: Final = 20_000
+_PLAN_CACHE_LIMIT = 20_000
+
+
+def set_plan_cache_limit(entries: int) -> None:
+    """Bound the plans cache to ``entries`` hands (20,000 by default), as
+    :func:`rules_engine.moves.set_sequence_cache_limit` does for sequences: a process
+    that plays the heuristic levels now and then, not a search, needs a few thousand.
+
+    >>> from rules_engine.ai import heuristics
+    >>> heuristics.set_plan_cache_limit(100)
+    >>> heuristics._PLAN_CACHE_LIMIT
+    100
+    >>> heuristics.set_plan_cache_limit(20_000)
+    """
+    global _PLAN_CACHE_LIMIT
+    if entries < 1:
+        raise ValueError("the cache holds at least one entry")
+    _PLAN_CACHE_LIMIT = entries
+    if len(_PLAN_CACHE) > entries:
+        _PLAN_CACHE.clear()
 
 
 def plan(hand: int, rules: RuleSet, rev: bool) -> list[Move]:

@@ -93,4 +93,8 @@ class Command(RunWorker):  # type: ignore[misc]
                 "computer workers need REDIS_URL: the channel layer and the leases "
                 "must be shared with the web workers."
             )
+        # The heuristic levels play here; the searches run in the pool's processes.
+        from daifugo_site.play.thinking import serving_caches
+
+        serving_caches(settings.ENGINE_SERVING_CACHE_ENTRIES)
         super().handle(*args, channels=[computers.CHANNEL], **options)
