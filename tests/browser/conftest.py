@@ -267,6 +267,52 @@ def _cancelled_by_navigation(request: Any) -> bool:
     )
 
 
+_HAND_STATE = """() => {
+  const hand = document.querySelector('[data-testid="hand"]');
+  if (!hand) { return null; }
+  const version = hand.querySelector('input[name="v"]');
+  const choice = hand.querySelector('[data-testid="choice"]');
+  return {
+    version: version ? version.value : null,
+    yourTurn: hand.dataset.yourTurn === "true",
+    owe: Number(hand.dataset.owe || "0"),
+    legal: JSON.parse(hand.dataset.legal || "[]"),
+    cards: Array.from(hand.querySelectorAll("button[data-card]")).map((b) => b.dataset.card),
+    choice: choice ? {kind: choice.dataset.kind, count: Number(choice.dataset.count || "0")} : null,
+  };
+}"""
+
+
+@dataclass(frozen=True)
+class HandState:
+    """One consistent read of the pushed hand: its own version, whose turn, what is owed, the
+    legal moves and the cards. Read in one script so that a push landing between two reads
+    cannot mix two tables (a version from one frame, "your turn" and the moves from the
+    next: a test then acted twice on one turn, with cards the next frame no longer had)."""
+
+    version: str | None
+    your_turn: bool
+    owe: int
+    legal: list[dict[str, Any]]
+    cards: list[str]
+    choice: dict[str, Any] | None
+
+
+def hand_state(page: Any) -> HandState | None:
+    """The hand as one snapshot (``None`` when the page has no hand)."""
+    raw = page.evaluate(_HAND_STATE)
+    if raw is None:
+        return None
+    return HandState(
+        version=raw["version"],
+        your_turn=raw["yourTurn"],
+        owe=raw["owe"],
+        legal=raw["legal"],
+        cards=raw["cards"],
+        choice=raw["choice"],
+    )
+
+
 @pytest.fixture
 def new_page(browser: object) -> Iterator[Callable[..., object]]:
     contexts = []

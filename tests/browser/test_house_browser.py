@@ -8,7 +8,6 @@ cards / the first ranks. The simulation says what must happen; the page must sho
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from typing import Any
@@ -21,7 +20,13 @@ from rules_engine import Action, Match, RuleSet, card_codes
 from rules_engine.ai import Budget
 from rules_engine.cards import RANKS
 from rules_engine.state import NAME_CHOICE
-from tests.browser.conftest import DaphneServer, axe_script, page_problems
+from tests.browser.conftest import (
+    DaphneServer,
+    HandState,
+    axe_script,
+    hand_state,
+    page_problems,
+)
 from tests.browser.test_axe import assert_no_violations
 from tests.browser.test_play_browser import select_with_keyboard
 
@@ -107,43 +112,75 @@ def create_game(server: DaphneServer) -> tuple[str, str]:
     return out.stdout.strip().splitlines()[-1], token
 
 
-def enter(page: Any, action: str) -> None:
-    """Enter from outside any control: the page's shortcut presses the enabled action."""
-    expect(page.locator(f'[data-action="{action}"]')).to_be_enabled()
+def enter(page: Any, action: str) -> bool:
+    """Enter from outside any control: the page's shortcut presses the enabled action.
+
+    False (nothing pressed) when the action never became enabled: the caller looks at the
+    table again and tries once more, or fails with what the page showed.
+    """
+    button = page.locator(f'[data-action="{action}"]')
+    try:
+        expect(button).to_be_enabled()
+    except AssertionError:
+        return False
     page.locator("#log-list").focus()
     page.keyboard.press("Enter")
+    return True
 
 
-def take_turn(page: Any) -> None:
-    choice = page.locator('[data-testid="choice"]')
-    hand = page.locator('[data-testid="hand"]')
-    if choice.count():
-        count = int(choice.get_attribute("data-count") or "0")
-        if choice.get_attribute("data-kind") == "name":
+def selected_codes(page: Any) -> list[str]:
+    return page.locator('#hand button[data-card][aria-pressed="true"]').evaluate_all(  # type: ignore[no-any-return]
+        "(cards) => cards.map((card) => card.dataset.card)"
+    )
+
+
+def take_turn(page: Any, state: HandState) -> None:
+    """Seat 0's turn, as a keyboard user takes it. Should the action not become enabled
+    (the cards picked are not selected when Enter is due), the table is read again: a new
+    version means the table moved on and the loop takes it from there; the same one means
+    the page lost the selection, which is tried once more and then reported."""
+    for _attempt in range(2):
+        if try_turn(page, state):
+            return
+        now = hand_state(page)
+        if now is None or now.version != state.version or not now.your_turn:
+            return
+    pytest.fail(
+        f"the action stayed disabled at version {state.version}: state {hand_state(page)}, "
+        f"selected {selected_codes(page)}"
+    )
+
+
+def try_turn(page: Any, state: HandState) -> bool:
+    if state.choice is not None:
+        count = int(state.choice["count"])
+        if state.choice["kind"] == "name":
             ranks = page.locator("[data-name-form] button[data-rank]")
             ranks.first.focus()
             for i in range(count):
                 if i:
                     page.keyboard.press("Tab")
-                page.keyboard.press("Space")
-            enter(page, "name")
-        else:
-            cards = page.locator("#hand button[data-card]")
-            select_with_keyboard(
-                page, [cards.nth(i).get_attribute("data-card") for i in range(count)]
-            )
-            enter(page, "choose")
-        return
-    legal = json.loads(hand.get_attribute("data-legal") or "[]")
-    move = pick_play(legal)
+                if ranks.nth(i).get_attribute("aria-pressed") != "true":
+                    page.keyboard.press("Space")
+            return enter(page, "name")
+        select_only(page, state.cards[:count])
+        return enter(page, "choose")
+    move = pick_play(state.legal)
     if move is None:
         page.locator('[data-action="pass"]').focus()
         page.keyboard.press("Enter")
-        return
-    select_with_keyboard(page, move["cards"])
+        return True
+    select_only(page, move["cards"])
     if move["ambiguous"]:
         page.locator(f'[data-form-choice] input[value="{move["form"]}"]').check()
-    enter(page, "play")
+    return enter(page, "play")
+
+
+def select_only(page: Any, codes: list[str]) -> None:
+    """Select exactly ``codes`` by keyboard (a card already selected by a first try is
+    pressed again to let go of it)."""
+    picked = selected_codes(page)
+    select_with_keyboard(page, sorted(set(codes) ^ set(picked)))
 
 
 #: Per language: the page's locale, what the log says for each rule (the narrator's words,
@@ -192,11 +229,10 @@ def test_a_house_round_where_every_rule_fires(
     while time.monotonic() < deadline:
         if page.locator('[data-testid="round-result"]').count():
             break
-        version = page.locator("#table-version").get_attribute("data-version")
-        hand = page.locator('[data-testid="hand"]')
-        if version != acted_at and hand.get_attribute("data-your-turn") == "true":
-            if page.locator('[data-testid="choice"]').count():
-                kind = page.locator('[data-testid="choice"]').get_attribute("data-kind")
+        state = hand_state(page)
+        if state is not None and state.version != acted_at and state.your_turn:
+            if state.choice is not None:
+                kind = state.choice["kind"]
                 if kind not in prompts and axe_script() is not None and lang == "ja":
                     # Each kind of prompt, once: no axe violation (the rank buttons, the
                     # cards to pick, the house panel beside them). In one language: the
@@ -205,8 +241,8 @@ def test_a_house_round_where_every_rule_fires(
                 prompts.add(kind or "")
                 # The choice owed is announced in the live region (the table's news).
                 expect(page.locator("#announcer")).to_contain_text(re.compile(owed_words))
-            take_turn(page)
-            acted_at = version
+            take_turn(page, state)
+            acted_at = state.version
         if page.locator('[data-testid="direction"][data-direction="-1"]').count():
             saw_reversed = True
         page.wait_for_timeout(60)

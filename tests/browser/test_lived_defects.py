@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from typing import Any
@@ -10,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import SETTLED, DaphneServer, page_problems
+from tests.browser.conftest import SETTLED, DaphneServer, hand_state, page_problems
 from tests.browser.test_play_browser import play_round_by_keyboard, start_practice_game
 
 pytestmark = pytest.mark.browser
@@ -34,17 +33,15 @@ def wait_for_my_turn(page: Any) -> list[dict[str, Any]]:
     (the computer led higher than anything in the hand) is passed, as a player would, and
     the wait goes on: without that the test waited on a turn that could never change."""
     deadline = time.monotonic() + 60
-    hand = page.locator('[data-testid="hand"]')
     passed_at: str | None = None
     while time.monotonic() < deadline:
-        version = page.locator("#table-version").get_attribute("data-version")
-        if hand.get_attribute("data-your-turn") == "true":
-            legal = json.loads(hand.get_attribute("data-legal") or "[]")
-            if legal:
-                return legal  # type: ignore[no-any-return]
-            if version != passed_at:
+        state = hand_state(page)
+        if state is not None and state.your_turn:
+            if state.legal:
+                return state.legal
+            if state.version != passed_at:
                 page.locator('[data-action="pass"]').click()
-                passed_at = version
+                passed_at = state.version
         page.wait_for_timeout(100)
     pytest.fail("never my turn with a play")
 

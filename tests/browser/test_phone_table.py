@@ -15,7 +15,6 @@ Between rounds the result comes up with Next inside the screen.
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from typing import Any
@@ -23,7 +22,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import DaphneServer, page_problems
+from tests.browser.conftest import DaphneServer, hand_state, page_problems
 
 ROUND_TIMEOUT = 150.0
 SIZES = [(390, 844), (360, 740), (844, 390)]
@@ -185,12 +184,12 @@ def test_a_whole_round_on_a_phone_without_scrolling(
         if page.locator('[data-testid="round-result"]').count():
             break
         version = page.locator("#table-version").get_attribute("data-version") or ""
-        hand = page.locator('[data-testid="hand"]')
         if version not in checked:
             checked.add(version)
             assert_table_fits(page, f"version {version}")
-        if version != acted_at and hand.get_attribute("data-your-turn") == "true":
-            legal = json.loads(hand.get_attribute("data-legal") or "[]")
+        state = hand_state(page)
+        if state is not None and state.version != acted_at and state.your_turn:
+            legal = state.legal
             if legal:
                 for code in legal[0]["cards"]:
                     tap_card(page, code)
@@ -199,7 +198,7 @@ def test_a_whole_round_on_a_phone_without_scrolling(
                 page.locator('[data-action="play"]').tap()
             else:
                 page.locator('[data-action="pass"]').tap()
-            acted_at = version
+            acted_at = state.version
             turns += 1
         page.wait_for_timeout(100)
     else:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import DaphneServer, page_problems
+from tests.browser.conftest import DaphneServer, hand_state, page_problems
 
 ROUND_TIMEOUT = 120.0
 
@@ -58,23 +57,20 @@ def play_round_by_keyboard(page: Any) -> None:
     while time.monotonic() < deadline:
         if page.locator('[data-testid="round-result"]').count():
             return
-        version = page.locator("#table-version").get_attribute("data-version")
-        hand = page.locator('[data-testid="hand"]')
-        owe = int(hand.get_attribute("data-owe") or "0")
-        if version != acted_at and owe:
-            cards = page.locator("#hand button[data-card]")
-            codes = [cards.nth(i).get_attribute("data-card") for i in range(owe)]
-            select_with_keyboard(page, codes)
+        state = hand_state(page)
+        if state is None or state.version == acted_at:
+            pass
+        elif state.owe:
+            select_with_keyboard(page, state.cards[: state.owe])
             press(page, '[data-action="give"]')
-            acted_at = version
-        elif version != acted_at and hand.get_attribute("data-your-turn") == "true":
-            legal = json.loads(hand.get_attribute("data-legal") or "[]")
-            if legal:
-                select_with_keyboard(page, legal[0]["cards"])
+            acted_at = state.version
+        elif state.your_turn:
+            if state.legal:
+                select_with_keyboard(page, state.legal[0]["cards"])
                 press(page, '[data-action="play"]')
             else:
                 press(page, '[data-action="pass"]')
-            acted_at = version
+            acted_at = state.version
         page.wait_for_timeout(100)
     pytest.fail("the round did not end in time")
 

@@ -4,14 +4,13 @@ in the DOM while the curtain is down."""
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import DaphneServer, page_problems
+from tests.browser.conftest import DaphneServer, hand_state, page_problems
 from tests.browser.test_play_browser import press, select_with_keyboard
 
 MATCH_TIMEOUT = 180.0
@@ -29,23 +28,20 @@ def act(page: Any, acted: dict[int, str | None], key: int) -> None:
         ).first.click()
         acted[key] = version
         return
-    hand = page.locator('[data-testid="hand"]')
-    if not hand.count():
+    state = hand_state(page)
+    if state is None or state.version == acted.get(key):
         return
-    owe = int(hand.get_attribute("data-owe") or "0")
-    if owe:
-        cards = page.locator("#hand button[data-card]")
-        select_with_keyboard(page, [cards.nth(i).get_attribute("data-card") for i in range(owe)])
+    if state.owe:
+        select_with_keyboard(page, state.cards[: state.owe])
         press(page, '[data-action="give"]')
-        acted[key] = version
-    elif hand.get_attribute("data-your-turn") == "true":
-        legal = json.loads(hand.get_attribute("data-legal") or "[]")
-        if legal:
-            select_with_keyboard(page, legal[0]["cards"])
+        acted[key] = state.version
+    elif state.your_turn:
+        if state.legal:
+            select_with_keyboard(page, state.legal[0]["cards"])
             press(page, '[data-action="play"]')
         else:
             press(page, '[data-action="pass"]')
-        acted[key] = version
+        acted[key] = state.version
 
 
 def hand_cards(page: Any) -> set[str]:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import DaphneServer, page_problems
+from tests.browser.conftest import DaphneServer, hand_state, page_problems
 
 ROUND_TIMEOUT = 150.0
 VIEWPORTS = [(390, 844), (1280, 800)]
@@ -64,22 +64,20 @@ def play_round(page: Any, select: Any, act: Any) -> None:
     while time.monotonic() < deadline:
         if page.locator('[data-testid="round-result"]').count():
             return
-        version = page.locator("#table-version").get_attribute("data-version")
-        hand = page.locator('[data-testid="hand"]')
-        owe = int(hand.get_attribute("data-owe") or "0")
-        if version != acted_at and owe:
-            cards = page.locator("#hand button[data-card]")
-            select([cards.nth(i).get_attribute("data-card") for i in range(owe)])
+        state = hand_state(page)
+        if state is None or state.version == acted_at:
+            pass
+        elif state.owe:
+            select(state.cards[: state.owe])
             act("give")
-            acted_at = version
-        elif version != acted_at and hand.get_attribute("data-your-turn") == "true":
-            legal = json.loads(hand.get_attribute("data-legal") or "[]")
-            if legal:
-                select(legal[0]["cards"])
+            acted_at = state.version
+        elif state.your_turn:
+            if state.legal:
+                select(state.legal[0]["cards"])
                 act("play")
             else:
                 act("pass")
-            acted_at = version
+            acted_at = state.version
             if checked < 3:  # a few times mid-round: the table still fits the screen
                 assert_fits(page)
                 checked += 1
