@@ -16,6 +16,7 @@ from django.utils import translation
 
 from daifugo_site import limits
 from daifugo_site.bounded import Bounded
+from daifugo_site.ui.templatetags.table import seat_places
 
 from . import cues, services
 from .presenter import TableView, table_view
@@ -88,8 +89,20 @@ def _values(row: object) -> tuple[Any, ...]:
 
 
 def fragment_keys(view: TableView) -> dict[str, Any]:
-    """What each fragment shows: a fragment whose key did not change is not sent again."""
+    """What each fragment shows: a fragment whose key did not change is not sent again.
+
+    Besides the fragments' own keys: ``seat_frame`` (how many seats, which one is the
+    viewer's: where each seat sits on the felt) and the summary's two parts, so that a push
+    can carry only the seats, or only the part of the summary, that changed
+    (:func:`fragment_parts`)."""
+    seats = tuple(_values(seat) for seat in view.seats)
     return {
+        "seat_frame": (
+            len(view.seats),
+            next((i for i, seat in enumerate(view.seats) if seat.is_you), None),
+        ),
+        "summary_field": (tuple(view.field_codes), view.field_name),
+        "summary_players": seats,
         "status": (
             view.round_no,
             view.rounds,
@@ -98,7 +111,7 @@ def fragment_keys(view: TableView) -> dict[str, Any]:
             tuple(view.lock_suits),
             view.number_lock,
         ),
-        "seats": tuple(_values(seat) for seat in view.seats),
+        "seats": seats,
         "field": (tuple(view.field_codes), view.field_name),
         # The house rules: the direction drawn and the cards discarded face up; in the
         # panel, the same said, and the choice owed.
@@ -106,11 +119,7 @@ def fragment_keys(view: TableView) -> dict[str, Any]:
         "house": (view.direction, tuple(view.discarded_codes), view.owed, view.owed_text),
         # The keyboard panel's words for the seats and the field (the play beneath the top
         # one changes only when the top one does).
-        "summary": (
-            tuple(_values(seat) for seat in view.seats),
-            tuple(view.field_codes),
-            view.field_name,
-        ),
+        "summary": (seats, tuple(view.field_codes), view.field_name),
         "exchange": ExchangeKey(
             view.phase,
             view.owe,
@@ -197,13 +206,45 @@ def _render(view: TableView, sent: dict[str, Any] | None) -> tuple[str, dict[str
     context: dict[str, Any] = {"view": view, "oob": True, **_exchange_news(keys, sent)}
     parts = [version_mark(view, sent)]
     for name in FRAGMENTS:
-        if sent is None or sent.get(name) != keys[name]:
-            template = TEMPLATES.get(name, "play/game.html")
-            parts.append(render_to_string(f"{template}#{name}", context))
+        parts.extend(fragment_parts(name, keys, sent, context))
     parts.extend(log_parts(view, keys, sent, context))
     if sent is None:
         parts.append(render_to_string("play/game.html#error", {"oob": True, "error": ""}))
     return "".join(parts), keys
+
+
+def fragment_parts(
+    name: str, keys: dict[str, Any], sent: dict[str, Any] | None, context: dict[str, Any]
+) -> list[str]:
+    """The push of fragment ``name``: nothing when its key did not change, else the whole
+    fragment, except that the seats and the summary send only what changed while the seats
+    keep their places. A move changes one or two seats (the mover's count, whose turn it
+    is) and a pass leaves the field as it was: the phone receives, and the browser swaps,
+    those alone (and the server renders them alone)."""
+    if sent is not None and sent.get(name) == keys[name]:
+        return []
+    template = TEMPLATES.get(name, "play/game.html")
+    if sent is None or sent.get("seat_frame") != keys["seat_frame"]:
+        return [render_to_string(f"{template}#{name}", context)]
+    if name == "seats":
+        view: TableView = context["view"]
+        places = seat_places(view.seats)
+        old = sent["seats"]
+        return [
+            render_to_string(
+                "play/game.html#seat",
+                {**context, "s": seat, "place": places[seat.seat], "one": True},
+            )
+            for seat, new, before in zip(view.seats, keys["seats"], old, strict=True)
+            if new != before
+        ]
+    if name == "summary":
+        return [
+            render_to_string(f"play/game.html#{part}", {**context, "one": True})
+            for part in ("summary_field", "summary_players")
+            if sent.get(part) != keys[part]
+        ]
+    return [render_to_string(f"{template}#{name}", context)]
 
 
 def version_mark(view: TableView, sent: dict[str, Any] | None) -> str:

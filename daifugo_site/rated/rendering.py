@@ -16,7 +16,7 @@ from django.utils import translation
 from daifugo_site.play import clock
 from daifugo_site.play.models import Game
 from daifugo_site.play.presenter import TableView, table_view
-from daifugo_site.play.rendering import fragment_keys, log_parts, version_mark
+from daifugo_site.play.rendering import fragment_keys, fragment_parts, log_parts, version_mark
 from rules_engine import Match
 
 from . import services
@@ -98,8 +98,7 @@ def render_rated(
         view = context["view"]
         parts = [version_mark(view, sent)]
         for name in TABLE_FRAGMENTS:
-            if sent is None or sent.get(name) != keys[name]:
-                parts.append(render_to_string(f"play/game.html#{name}", context))
+            parts.extend(fragment_parts(name, keys, sent, context))
         for name in ("clock", "rated_result"):
             if sent is None or sent.get(name) != keys[name]:
                 parts.append(render_to_string(f"rated/game.html#{name}", context))
