@@ -119,7 +119,7 @@ def warm_up() -> None:
     ``gc.freeze()`` replaces the old process-wide ``gc.disable()`` during searches: the
     collector stays on (cyclic garbage is still freed), but its full collections no
     longer walk the long-lived engine objects, which is what made them slow (see the
-    README's figures)."""
+    figures in docs/production.md)."""
     from rules_engine import Round, RuleSet, observe
 
     _exit_with_parent()

@@ -55,7 +55,7 @@ PLAY_COMPUTER_PLAYOUTS = int(os.environ.get("PLAY_COMPUTER_PLAYOUTS", "200"))
 # No background sweep unless a test asks for it (it would outlive each test's loop).
 PLAY_SWEEP_SECONDS = float(os.environ.get("PLAY_SWEEP_SECONDS", "0"))
 
-# Reviews and hints in tests: a few playouts per candidate (the figures in the README come
+# Reviews and hints in tests: a few playouts per candidate (the figures in docs/site.md come
 # from the real budget; the tests check behaviour, not strength).
 REVIEW_WORLDS = 12
 REVIEW_HINT_WORLDS = 8

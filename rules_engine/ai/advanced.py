@@ -106,7 +106,8 @@ OPPONENT_TEMPERATURE = 1.0
 #: Under the same rules the seat's own rollout moves are drawn from the policy as well,
 #: at this temperature: a playout then follows what a strong player might do next, not
 #: one fixed heuristic line. On the policy's best move (temperature 0) it measured no
-#: stronger than the heuristic; drawn (1) it did (see the README).
+#: stronger than the heuristic; drawn (1) it did (docs/computer-players.md, "How the
+#: policy is used under UECda's rules").
 OWN_POLICY = True
 OWN_TEMPERATURE = 1.0
 #: Under the same rules, the sampled worlds are weighted by how likely the policy finds
@@ -115,14 +116,15 @@ OWN_TEMPERATURE = 1.0
 #: reading costs about 0.6 ms a world (0.2 ms a guess, three guesses a world), so a
 #: decision draws at most :data:`READ_WORLDS` of them and its playouts take them in turn
 #: (the others' moves are drawn, so a world met again plays out differently). Against
-#: 4 x FujiGokoro: 2.80 over 450 games, 2.60 with the simple reading (see the README).
+#: 4 x FujiGokoro: 2.80 over 450 games, 2.60 with the simple reading (docs/computer-players.md).
 READ_POLICY = True
 READ_WORLDS = 96
 #: Under the same rules a playout is scored by this game's points alone, not by the
 #: outlook of the class each place brings (:func:`~rules_engine.ai.outlook.place_values`):
 #: that table was measured by the intermediate heuristic's self-play, and against strong
 #: UECda players it made the search gamble for a high place with a weak hand (it played
-#: where FujiGokoro passed, and stronger cards where it played weaker ones). See the README.
+#: where FujiGokoro passed, and stronger cards where it played weaker ones); see
+#: docs/computer-players.md.
 OUTLOOK_WITH_POLICY = False
 #: Under the same rules every seat in a rollout takes a sure way out when it has one
 #: (:func:`~rules_engine.ai.heuristics.sure_move`: the rest of its hand beyond the
