@@ -211,28 +211,59 @@ def table_state(page: Any) -> dict[str, Any]:
     return state
 
 
-def make_a_move(page: Any, state: dict[str, Any]) -> None:
+def make_a_move(page: Any, state: dict[str, Any]) -> bool:
     """Give back the cards owed, or play (the most cards at once, to finish sooner), or
-    pass when nothing can be played."""
+    pass when nothing can be played; whether the move was made.
+
+    Should the move's button (or the two readings' choice) not come up for the cards
+    picked, the table is looked at again, as a person would: a new version means it moved
+    on under the pick (False: the caller takes the new table); the same one means the page
+    lost the pick, which is made once more, then reported."""
+    for _attempt in range(2):
+        if _try_move(page, state):
+            return True
+        now = table_state(page)
+        if now["version"] != state["version"] or not (now["turn"] or now["owe"]):
+            return False
+        page.locator('#hand button[data-card][aria-pressed="true"]').evaluate_all(
+            "(cards) => cards.forEach((card) => card.click())"
+        )
+    pytest.fail(f"no move possible at version {state['version']}: {table_state(page)}")
+
+
+def _try_move(page: Any, state: dict[str, Any]) -> bool:
     if state["owe"]:
         codes = page.eval_on_selector_all(
             "#hand button[data-card]", "els => els.map((e) => e.dataset.card)"
         )
         for code in codes[: state["owe"]]:
             choose_card(page, code)
-        press(page.locator('[data-action="give"]'))
-        return
+        return _press_when_enabled(page.locator('[data-action="give"]'))
     legal = state["legal"]
     if not legal:
         press(page.locator('[data-action="pass"]'))
-        return
+        return True
     plain = [m for m in legal if not m.get("ambiguous")] or legal
     move = max(plain, key=lambda m: len(m["cards"]))
     for code in move["cards"]:
         choose_card(page, code)
     if move.get("ambiguous"):
-        press(page.locator(f'input[name="shape"][value="{move["form"]}"]'))
-    press(page.locator('[data-action="play"]'))
+        shape = page.locator(f'input[name="shape"][value="{move["form"]}"]')
+        try:
+            expect(shape).to_be_visible(timeout=5_000)
+        except AssertionError:
+            return False
+        press(shape)
+    return _press_when_enabled(page.locator('[data-action="play"]'))
+
+
+def _press_when_enabled(control: Any) -> bool:
+    try:
+        expect(control).to_be_enabled(timeout=5_000)
+    except AssertionError:
+        return False
+    press(control)
+    return True
 
 
 NEXT_AGAIN_AFTER = 5.0  # seconds: a Next that did nothing is pressed again, as a person does
@@ -263,7 +294,8 @@ def take_my_turn(page: Any, acted: dict[Any, Any], key: int) -> bool:
                 raise
         return True
     if state["owe"] or (state["turn"] and not state["over"]):
-        make_a_move(page, state)
+        if not make_a_move(page, state):
+            return False
     else:
         return False
     acted[key] = state["version"]
