@@ -96,12 +96,13 @@ def fragment_keys(view: TableView) -> dict[str, Any]:
     can carry only the seats, or only the part of the summary, that changed
     (:func:`fragment_parts`)."""
     seats = tuple(_values(seat) for seat in view.seats)
+    field = (tuple(view.field_codes), view.field_name)
     return {
         "seat_frame": (
             len(view.seats),
             next((i for i, seat in enumerate(view.seats) if seat.is_you), None),
         ),
-        "summary_field": (tuple(view.field_codes), view.field_name),
+        "summary_field": field,
         "summary_players": seats,
         "status": (
             view.round_no,
@@ -112,14 +113,14 @@ def fragment_keys(view: TableView) -> dict[str, Any]:
             view.number_lock,
         ),
         "seats": seats,
-        "field": (tuple(view.field_codes), view.field_name),
+        "field": field,
         # The house rules: the direction drawn and the cards discarded face up; in the
         # panel, the same said, and the choice owed.
         "felt_house": (view.direction, tuple(view.discarded_codes)),
         "house": (view.direction, tuple(view.discarded_codes), view.owed, view.owed_text),
         # The keyboard panel's words for the seats and the field (the play beneath the top
         # one changes only when the top one does).
-        "summary": (seats, tuple(view.field_codes), view.field_name),
+        "summary": (seats, field),
         "exchange": ExchangeKey(
             view.phase,
             view.owe,
