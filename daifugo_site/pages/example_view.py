@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.template.loader import render_to_string
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
 from daifugo_site.ui.labels import preset_label, ranks_text, title_label
@@ -78,9 +78,9 @@ def _rank_text(rank: int) -> str:
 
 
 def _cards_html(codes: Sequence[str]) -> SafeString:
-    from daifugo_site.ui.templatetags.cards import cards
+    from daifugo_site.ui.templatetags.cards import cards_html
 
-    return mark_safe(render_to_string("components/_cards.html", cards(list(codes))))
+    return cards_html(list(codes))
 
 
 def _move_codes(text: str) -> list[str]:

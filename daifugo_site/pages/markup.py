@@ -25,13 +25,11 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.template import TemplateSyntaxError
-from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext, trans_real
 
 from daifugo_site.ui.markup import SHORTCODE, render_markdown
-from daifugo_site.ui.templatetags.cards import cards as cards_context
-from daifugo_site.ui.templatetags.cards import parse_card
+from daifugo_site.ui.templatetags.cards import cards_html, parse_card
 
 logger = logging.getLogger(__name__)
 
@@ -51,10 +49,9 @@ def render_cards(arg: str) -> str:
     if not codes:
         raise MarkupError("[[cards: ...]] needs at least one card")
     try:
-        context = cards_context(codes)
+        return str(cards_html(codes))
     except TemplateSyntaxError as error:
         raise MarkupError(str(error)) from None
-    return render_to_string("components/_cards.html", context).strip()
 
 
 def render_cards_inline(arg: str) -> str:

@@ -20,6 +20,12 @@ class PlayConfig(AppConfig):
 
         for code, text in MESSAGES.items():
             limits.MESSAGES.setdefault(code, text)
+        # The table's words with a context, for its Jinja2 fragments (jinja2/play/table.html).
+        from daifugo_site.ui import jinja
+
+        from . import words
+
+        jinja.register("words", words)
 
     def stale_querysets(self) -> dict[str, Any]:
         """What ``manage.py purge`` deletes of this app's rows (settings of 0 keep them)."""

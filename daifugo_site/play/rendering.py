@@ -1,5 +1,7 @@
 """HTML for the play page: the same template partials serve the first page load and every
-WebSocket push (the django-htmx example app's pattern).
+WebSocket push (the django-htmx example app's pattern). The fragments nearly every move
+pushes are Jinja2 macros (jinja2/play/table.html), the page includes them with
+``{% fragment %}``; the rest are play/game.html's partials.
 
 A push is the page's fragments, each with an ``id`` and ``hx-swap-oob``, so htmx's
 WebSocket extension swaps each into place; the announcement goes into the layout's
@@ -16,6 +18,7 @@ from django.utils import translation
 
 from daifugo_site import limits
 from daifugo_site.bounded import Bounded
+from daifugo_site.ui.jinja import macro
 from daifugo_site.ui.templatetags.table import seat_places
 
 from . import cues, services
@@ -35,6 +38,14 @@ FRAGMENTS = (
 )
 #: The fragments of the house rules (RULES.md section 8) live in their own template.
 TEMPLATES = {"felt_house": "play/_house.html", "house": "play/_house.html"}
+#: The fragments nearly every move pushes are Jinja2 macros (daifugo_site/ui/jinja.py says
+#: why), in this template; the others are play/game.html's (or TEMPLATES') partials.
+TABLE = "play/table.html"
+MACROS = frozenset({"status", "seats", "field", "summary", "hand"})
+
+
+def _macro(name: str, *args: Any, **kwargs: Any) -> str:
+    return str(macro(TABLE, name)(*args, **kwargs))
 
 
 # Pushes already rendered in this process, shared by every page of a game: 1,000 viewers of
@@ -224,28 +235,27 @@ def fragment_parts(
     those alone (and the server renders them alone)."""
     if sent is not None and sent.get(name) == keys[name]:
         return []
-    template = TEMPLATES.get(name, "play/game.html")
-    if sent is None or sent.get("seat_frame") != keys["seat_frame"]:
+    view: TableView = context["view"]
+    if name not in MACROS:
+        template = TEMPLATES.get(name, "play/game.html")
         return [render_to_string(f"{template}#{name}", context)]
+    if sent is None or sent.get("seat_frame") != keys["seat_frame"]:
+        return [_macro(name, view, oob=context["oob"])]
     if name == "seats":
-        view: TableView = context["view"]
         places = seat_places(view.seats)
         old = sent["seats"]
         return [
-            render_to_string(
-                "play/game.html#seat",
-                {**context, "s": seat, "place": places[seat.seat], "one": True},
-            )
+            _macro("seat", view, seat, places[seat.seat], one=True)
             for seat, new, before in zip(view.seats, keys["seats"], old, strict=True)
             if new != before
         ]
     if name == "summary":
         return [
-            render_to_string(f"play/game.html#{part}", {**context, "one": True})
+            _macro(part, view, one=True)
             for part in ("summary_field", "summary_players")
             if sent.get(part) != keys[part]
         ]
-    return [render_to_string(f"{template}#{name}", context)]
+    return [_macro(name, view, oob=context["oob"])]
 
 
 def version_mark(view: TableView, sent: dict[str, Any] | None) -> str:
@@ -267,11 +277,11 @@ def log_parts(
     parts = []
     old_round, old_len = sent["log"] if sent is not None else (None, 0)
     if sent is None or old_round != view.round_no or old_len > len(view.log):
-        parts.append(render_to_string("play/game.html#log", context))
+        parts.append(_macro("log", view, oob=True))
     elif old_len < len(view.log):
-        parts.append(render_to_string("play/game.html#log_append", {"events": view.log[old_len:]}))
+        parts.append(_macro("log_append", view.log[old_len:]))
     if sent is None or keys["log"] != sent["log"]:
-        parts.append(render_to_string("play/game.html#announce", context))
+        parts.append(_macro("announce", view))
     return parts
 
 

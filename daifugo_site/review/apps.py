@@ -15,3 +15,9 @@ class ReviewConfig(AppConfig):
         from . import services
 
         hooks.worker_jobs["review.start"] = services.start_job_message
+        # The table's hint button asks whether a game offers hints (jinja2/play/table.html).
+        from daifugo_site.ui import jinja
+
+        from .sources import hints_offered
+
+        jinja.register("hints_offered", hints_offered)

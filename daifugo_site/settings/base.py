@@ -115,7 +115,19 @@ TEMPLATES = [
                 )
             ],
         },
-    }
+    },
+    {
+        # The table's per-move fragments only (daifugo_site/ui/jinja.py says why): macros in
+        # jinja2/, called by the push and included in Django pages by {% fragment %}. Kept
+        # second, and in its own folder, so no page name resolves to it by accident.
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {
+            "environment": "daifugo_site.ui.jinja.environment",
+            "autoescape": True,
+        },
+    },
 ]
 
 # SQLite next to the code unless DATABASE_URL points at PostgreSQL (see README).

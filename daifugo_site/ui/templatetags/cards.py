@@ -22,6 +22,7 @@ from collections.abc import Iterable
 
 from django import template
 from django.template.loader import render_to_string
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
@@ -75,14 +76,19 @@ def card(code: str, as_button: bool = False, pressed: bool = False) -> SafeStrin
     return card_html(code, as_button, pressed)
 
 
-@register.inclusion_tag("components/_cards.html")
-def cards(
-    codes: str | Iterable[str], as_button: bool = False, label: str = ""
-) -> dict[str, object]:
-    return {
-        "cards": [card_html(code, as_button) for code in _codes(codes)],
-        "label": label,
-    }
+def cards_html(codes: str | Iterable[str], as_button: bool = False, label: str = "") -> SafeString:
+    """A row of cards (``<ul class="cards">``, named ``label`` if given): the Django tag's
+    and the Jinja2 fragments' one definition (daifugo_site/ui/jinja.py)."""
+    named = format_html(' aria-label="{}"', label) if label else ""
+    items = "".join(
+        f'<li class="cards__item">{card_html(code, as_button)}</li>' for code in _codes(codes)
+    )
+    return mark_safe(f'<ul class="cards"{named}>{items}</ul>')  # noqa: S308 - escaped parts
+
+
+@register.simple_tag
+def cards(codes: str | Iterable[str], as_button: bool = False, label: str = "") -> SafeString:
+    return cards_html(codes, as_button, label)
 
 
 @register.filter
