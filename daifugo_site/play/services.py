@@ -26,7 +26,7 @@ from rules_engine import Action, Match, Refusal, RuleSet
 from rules_engine.state import EXCHANGE
 
 from . import clock, hooks
-from .models import Appended, Game
+from .models import Game, write_move
 
 log = logging.getLogger(__name__)
 
@@ -296,17 +296,8 @@ def apply_action(
     # game opens a transaction, for its hooks.
     with transaction.atomic() if out.over else contextlib.nullcontext():
         # status: a game ended without a move (a rated game's resignation) takes no more.
-        written = Game.objects.filter(
-            pk=game.id, version=game.version, status=Game.Status.PLAYING
-        ).update(
-            # Appended by the database: the log is not sent back whole (issue 43).
-            actions=Appended("actions", new.actions[-1], new.actions),
-            version=new.version,
-            scores=new.scores,
-            status=new.status,
-            updated=new.updated,
-            **({"seats": charged} if charged is not None else {}),
-        )
+        # The log is appended by the database: it is not sent back whole (issue 43).
+        written = write_move(game, new, new.actions[-1], charged)
         if written and out.over:
             # In the same transaction as the move that ends the game: what a hook writes
             # (a rated game's result and ratings) is committed with the end, or neither is.

@@ -24,6 +24,7 @@ review's "hints offered", the table's words): this module imports no app.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from django.templatetags.static import static
@@ -44,9 +45,17 @@ def register(name: str, value: Any) -> None:
         env.globals[name] = value
 
 
-def url(name: str, *args: Any, **kwargs: Any) -> str:
-    """``{% url %}``: the path of a named route."""
-    return reverse(name, args=args or None, kwargs=kwargs or None)
+def url(name: str, *args: Any) -> str:
+    """``{% url %}``: the path of a named route, in the active language's prefix."""
+    return _url(name, args, translation.get_language())
+
+
+@lru_cache(maxsize=1024)
+def _url(name: str, args: tuple[Any, ...], language: str | None) -> str:
+    # Reversing walks the resolver: about as long as rendering the whole hand. A hand
+    # asks for its game's hint route on every push, so the answers are kept (a route's
+    # path depends only on its name, arguments and language prefix; the bound is memory).
+    return reverse(name, args=args or None)
 
 
 def environment(**options: Any) -> Environment:

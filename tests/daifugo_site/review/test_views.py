@@ -411,7 +411,7 @@ def test_the_rated_players_open_their_review_page_once_the_game_is_over(
 def test_the_hint_button_is_offered_in_practice_games_only(owner: tuple[Client, str]) -> None:
     from types import SimpleNamespace
 
-    from django.template.loader import render_to_string
+    from daifugo_site.ui.jinja import macro
 
     _client, token = owner
     game = scripted_game(token, stop=20)
@@ -423,5 +423,5 @@ def test_the_hint_button_is_offered_in_practice_games_only(owner: tuple[Client, 
     rated.owner = "rated:abc"
     for g, offered in ((game, True), (room, False), (rated, False)):
         view = SimpleNamespace(game=g, is_owner=True, match_over=False, your_turn=True, owe=0)
-        html = render_to_string("review/_game_hint.html", {"view": view})
+        html = str(macro("play/table.html", "hint")(view))
         assert ('data-action="hint"' in html) is offered
