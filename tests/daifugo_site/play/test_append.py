@@ -57,3 +57,40 @@ def test_another_database_writes_the_whole_array(monkeypatch: pytest.MonkeyPatch
     Game.objects.filter(pk=game.id).update(actions=Appended("actions", {"a": 1}, [{"b": 2}]))
     monkeypatch.undo()
     assert Game.objects.get(pk=game.id).actions == [{"b": 2}]
+
+
+@pytest.mark.parametrize("vendor", ["this", "another"])
+def test_the_moves_write_is_a_compare_and_swap_on_version_and_status(
+    vendor: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # models.write_move: the statement built once per database kind (or the ORM's, for
+    # another database) writes every field of the move, and nothing at all for a version
+    # that is not the row's or a game no longer playing.
+    from datetime import timedelta
+
+    from daifugo_site.play.models import write_move
+
+    game = services.create_game(
+        owner="o", rules=RuleSet.preset("standard"), players=4, rounds=1,
+        levels=["beginner"] * 3, delay_ms=0, seed=5,
+    )  # fmt: skip
+    if vendor == "another":
+        monkeypatch.setattr(connection, "vendor", "another")
+    item = {"kind": "pass", "seat": 1, "note": "大貧民"}
+    new = Game.objects.get(pk=game.id)
+    new.actions = [item]
+    new.version, new.scores, new.status = 1, [1, 2, 3, 4], Game.Status.FINISHED
+    new.updated = new.updated + timedelta(minutes=5)
+    seats = [{**seat, "absent": True} for seat in game.seats]
+    stale = Game.objects.get(pk=game.id)
+    stale.version = 7
+    assert write_move(stale, new, item, seats) is False
+    assert write_move(game, new, item, seats) is True
+    # The row is at version 1 and finished now: the same move again is refused twice over.
+    assert write_move(game, new, item, None) is False
+    monkeypatch.undo()
+    stored = Game.objects.get(pk=game.id)
+    assert stored.actions == [item]
+    assert (stored.version, stored.scores, stored.status) == (1, [1, 2, 3, 4], "finished")
+    assert stored.seats == seats
+    assert abs((stored.updated - new.updated).total_seconds()) < 1e-3
