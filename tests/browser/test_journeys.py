@@ -136,7 +136,15 @@ def press(control: Any, timeout: float | None = None) -> None:
     """A tap on a phone, a click elsewhere."""
     page = control.page
     if getattr(page, TOUCH, False):
-        control.scroll_into_view_if_needed(timeout=timeout)
+        for attempt in range(3):
+            try:
+                control.scroll_into_view_if_needed(timeout=timeout)
+                break
+            except PlaywrightError as error:
+                # A push swapped the control for its new copy while it was being scrolled
+                # to (the hotseat's reveal, under load): the locator finds the new one.
+                if "not attached" not in str(error) or attempt == 2:
+                    raise
         control.tap(timeout=timeout)
     else:
         control.click(timeout=timeout)
