@@ -77,16 +77,24 @@ def duration_bucket(seconds: float) -> str:
     return "30m+"
 
 
-def record(game: Any, kind: str | None = None, user_ids: list[int] | None = None) -> bool:
+def record(
+    game: Any,
+    kind: str | None = None,
+    user_ids: list[int] | None = None,
+    match: Match | None = None,
+) -> bool:
     """Record the finished ``game`` (with its pages' tallies, client.py) unless someone at
-    it turned statistics off; the tallies are deleted either way."""
+    it turned statistics off; the tallies are deleted either way. ``match``: the game's
+    final match when the caller has it (the move that ended the game), so that the log is
+    replayed once here, not twice."""
     seat_tokens = [str(e["player"]) for e in game.seats if e.get("player")]
     if opted_out(str(game.owner), user_ids, seat_tokens):
         client.forget(game.id)
         return False
     record = game.record()
     rules = RuleSet.from_json(record["rules"])
-    match = final_match(record)
+    if match is None:
+        match = final_match(record)
     moves = revolutions = 0
     for step in steps(record):
         if step.action.kind in ("play", "pass"):
@@ -186,6 +194,6 @@ def record_finished_game(game: Any, match: Match) -> None:
                 record_account(
                     profile.user, game.id, GameResult.Kind.PRACTICE, game.record(), game.human_seat
                 )
-            record(game)
+            record(game, match=match)
     except Exception:
         log.exception("statistics of game %s were not recorded", game.id)
