@@ -111,6 +111,12 @@ def _action(token: str) -> tuple[int, int | None]:
         return 0, None
     if token == "jk":
         return JOKER_UNIT, 0
+    # Four of a rank and the joker: the server writes the joker as a fifth suit, x, and
+    # names all five in the brackets ("cdhsx-k(cdhsx)").
+    five = re.fullmatch(r"cdhsx-([3-9tjqka2])\(cdhsx\)", token)
+    if five is not None:
+        rank = RANKS[_RANKS.index(five.group(1))]
+        return sum(parse_cards(s + rank) for s in "CDHS") + JOKER_UNIT, 0
     match = re.fullmatch(r"([shdc]+)-([3-9tjqka2]+)(?:\(([3-9tjqka2shdc])\))?", token)
     if match is None:
         raise RecordError(f"unreadable action {token!r}")

@@ -68,6 +68,22 @@ result 0 1 2 3 4
     assert move.cards == parse_cards("H5 H7 JK")
 
 
+def test_four_of_a_rank_and_the_joker_are_read() -> None:
+    # As the server writes them: the joker as a fifth suit x, all five named in brackets.
+    text = """/*
+game 0
+class 0 1 2 3 4
+seat 0 1 2 3 4
+original { d3 ck dk hk sk jo } { s4 } { c4 } { d4 } { h4 }
+play d-3 p p p p p cdhsx-k(cdhsx)
+result 0 1 2 3 4
+*/"""
+    decisions = list(replay(read_records(text)[0]))
+    move = decisions[-1][1]
+    assert move.form == GROUP
+    assert move.cards == parse_cards("CK DK HK SK JK")
+
+
 def test_an_illegal_action_is_refused_not_guessed() -> None:
     broken = GAME.replace("d-3[120] s-7[50]", "d-3[120] s-3[50]")
     (game,) = read_records(broken)
