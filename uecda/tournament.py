@@ -10,6 +10,12 @@ correlated), first and last place rates, and the mean by the class brought into 
     python -m uecda.tournament --server ../fuji/out/server \\
         --opponent ../fuji/out/client --games 300 --port 42602 --level advanced
 
+With ``--program PATH`` the fifth seat is another UECda program instead of this project's
+client (to measure one program against others, e.g. FujiGokoro retrained on a larger record
+against FujiGokoro as built): it is started like the opponents, and its games are read from
+the server's record when the match ends (``--server-log``, by default ``tournament.dat`` in
+the work folder).
+
 With ``--server-log FILE`` the server also gets ``-l FILE`` (FujiGokoro's server writes the
 match's record there when the match ends; ``python -m uecda.train_policy`` reads
 such records), and it is given time to write it.
@@ -29,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import subprocess
 import sys
 import time
@@ -98,6 +105,38 @@ def summary(records: Sequence[GameRecord], batch: int = 12) -> dict[str, Any]:
     }
 
 
+def records_of(text: str, name: str) -> list[GameRecord]:
+    """The games of the player called ``name`` in a server's record (FujiGokoro's server,
+    ``-l``): its header names the players, each game's ``class`` line gives every player's
+    class coming in and ``result`` the classes it made (0 is the first place). Classes are
+    reset every 100 games, so the first game of each hundred is counted as having none.
+
+    >>> text = "player a b\\n/*\\nclass 0 1\\nresult 1 0\\n*/\\n/*\\nclass 1 0\\nresult 1 0\\n*/"
+    >>> [(r.place, r.previous_class) for r in records_of(text, "b")]
+    [(1, None), (1, 0)]
+    """
+    header = re.search(r"^player[ \t]+(.*)$", text, flags=re.M)
+    names = header.group(1).split() if header else []
+    if name not in names:
+        raise ValueError(f"no player {name!r} in the record (players: {names})")
+    me = names.index(name)
+    records = []
+    for index, block in enumerate(re.findall(r"/\*(.*?)\*/", text, flags=re.S)):
+        lines = dict(line.strip().partition(" ")[::2] for line in block.strip().splitlines())
+        if "result" not in lines:
+            continue
+        classes = [int(x) for x in lines["result"].split()]
+        before = [int(x) for x in lines.get("class", "").split()]
+        records.append(
+            GameRecord(
+                my_player=me,
+                result=tuple(sorted(range(len(classes)), key=classes.__getitem__)),
+                previous_class=before[me] if before and index % 100 else None,
+            )
+        )
+    return records
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m uecda.tournament")
     parser.add_argument("--server", required=True, type=Path)
@@ -113,6 +152,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--server-log", type=Path, default=None, help="passed to the server as -l (its record)"
     )
+    parser.add_argument(
+        "--program", type=Path, default=None, help="another UECda client in the fifth seat"
+    )
     args = parser.parse_args(argv)
     opponents = list(args.opponent)
     if len(opponents) == 1:
@@ -120,6 +162,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if len(opponents) != 4:
         parser.error("give one --opponent (used four times) or four")
     workdir = args.workdir or args.server.resolve().parent.parent
+    if args.program is not None and args.server_log is None:
+        args.server_log = workdir / "tournament.dat"
     budget = None
     if args.budget_ms is not None or args.playouts is not None:
         budget = Budget(time_ms=args.budget_ms, playouts=args.playouts)
@@ -148,10 +192,23 @@ def main(argv: Sequence[str] | None = None) -> int:
                 )
             )
         time.sleep(0.5)
-        records = run_client(
-            "127.0.0.1", args.port, args.level, budget=budget, seed=args.seed, name=args.level
-        )
-        if args.server_log is not None:
+        if args.program is not None:
+            procs.append(
+                subprocess.Popen(
+                    [str(args.program.resolve()), "-h", "127.0.0.1", "-p", str(args.port)]
+                    + ["-n", "program"],
+                    cwd=workdir,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
+            procs[0].wait()  # the match: the server writes its record as it ends
+            records = records_of(args.server_log.read_text(encoding="latin-1"), "program")
+        else:
+            records = run_client(
+                "127.0.0.1", args.port, args.level, budget=budget, seed=args.seed, name=args.level
+            )
+        if args.server_log is not None and args.program is None:
             # The record is written as the server finishes the match.
             try:
                 procs[0].wait(SERVER_LOG_WAIT_S)

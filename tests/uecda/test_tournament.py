@@ -50,3 +50,42 @@ def test_the_server_gets_the_record_path_and_time_to_write_it(tmp_path, monkeypa
     assert tournament.main([*argv, "--port", "42999", "--server-log", str(log)]) == 0
     assert log.read_text() == f"-p 42999 -g 1 -l {log}"
     assert json.loads(capsys.readouterr().out)["games"] == 1
+
+
+def test_another_program_in_the_fifth_seat_is_tallied_from_the_servers_record(
+    tmp_path, monkeypatch, capsys
+):
+    """``--program``: the fifth seat is started like the opponents (named ``program``), and
+    its games are read from the server's record once the match ends; the first game of each
+    hundred has no classes coming in (the server resets them)."""
+    import json
+    import sys
+
+    from uecda import tournament
+
+    record = "player o1 o2 o3 o4 program\n" + "".join(
+        f"/*\nclass 0 1 2 3 4\nresult {' '.join(map(str, r))}\n*/\n"
+        for r in ([4, 3, 2, 1, 0], [0, 1, 2, 3, 4], [1, 2, 3, 4, 2])
+    )
+    server = tmp_path / "out" / "server"
+    server.parent.mkdir()
+    server.write_text(
+        f"#!{sys.executable}\n"
+        "import sys, time\n"
+        "time.sleep(1.0)\n"
+        f"open(sys.argv[sys.argv.index('-l') + 1], 'w').write({record!r})\n"
+    )
+    client = tmp_path / "out" / "client"
+    client.write_text(f"#!{sys.executable}\nimport sys\nprint(' '.join(sys.argv[1:]))\n")
+    for path in (server, client):
+        path.chmod(0o755)
+    monkeypatch.setattr(tournament, "run_client", lambda *a, **k: 1 / 0)  # never this client
+    argv = ["--server", str(server), "--opponent", str(client), "--program", str(client)]
+    assert tournament.main([*argv, "--games", "3", "--port", "42998"]) == 0
+    tally = json.loads(capsys.readouterr().out)
+    assert tally["games"] == 3
+    # Places 1, 5 and 3 (classes 0, 4 and 2): 5 + 1 + 3 points.
+    assert tally["mean_points"] == 3.0
+    assert (tally["first"], tally["last"]) == (0.333, 0.333)
+    assert tally["by_previous_place"] == {"none": [1, 5.0], "5": [2, 2.0]}
+    assert (tmp_path / "tournament.dat").exists()
