@@ -164,8 +164,7 @@ def absent_now(game: Game, match: Match) -> set[int]:
 # -- the table ----------------------------------------------------------------------------------
 
 
-# Hashable by value (every field is), so a {% memo %} keyed on a seat hashes it at once
-# instead of taking it apart field by field; never changed once built.
+# Hashable by value (every field is), and never changed once built.
 @dataclass(unsafe_hash=True)
 class SeatView:
     seat: int

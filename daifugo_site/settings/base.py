@@ -423,9 +423,6 @@ PLAY_LEASE_REDIS_URL = os.environ.get("REDIS_URL") or None
 PLAY_SWEEP_SECONDS = 2.0
 PLAY_SWEEP_MAX_AGE_S = 24 * 3600
 PLAY_SWEEP_MAX_ROWS = 5000
-# Rendered blocks kept per process by {% memo %} (daifugo_site/ui/templatetags/memo.py): the
-# play page's seats, cards and players' rows, a few hundred bytes each; 0 turns it off.
-UI_MEMO_SIZE = int(os.environ.get("UI_MEMO_SIZE", "4096"))
 # Threads that run async code's database calls at once in one process (daifugo_site/asyncdb.py),
 # with PostgreSQL only (SQLite keeps Channels' single database thread): below the psycopg
 # pool's 8 connections (settings/_env.py), so a call never waits for a connection.

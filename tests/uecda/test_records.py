@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rules_engine.cards import parse_cards
-from rules_engine.moves import GROUP, SEQUENCE
+from rules_engine.moves import GROUP, SEQUENCE, Move
 from uecda.records import RecordError, read_records, replay
 
 # A short 5-player game written for these tests: seat 0 holds the diamond 3 and leads.
@@ -53,33 +53,29 @@ def test_every_action_is_replayed_as_a_legal_move() -> None:
         assert m in r.legal_moves()
 
 
-def test_a_joker_in_a_sequence_is_read() -> None:
-    text = """/*
+def _last_move(first_hand: str, play: str) -> Move:
+    """The last move of a one-game record where seat 0 holds ``first_hand`` and the others
+    a four each, read and replayed."""
+    text = f"""/*
 game 0
 class 0 1 2 3 4
 seat 0 1 2 3 4
-original { d3 h5 h7 jo } { s4 } { c4 } { d4 } { h4 }
-play h-567(6)
+original {{ {first_hand} }} {{ s4 }} {{ c4 }} {{ d4 }} {{ h4 }}
+play {play}
 result 0 1 2 3 4
 */"""
-    decisions = list(replay(read_records(text)[0]))
-    move = decisions[-1][1]
+    return list(replay(read_records(text)[0]))[-1][1]
+
+
+def test_a_joker_in_a_sequence_is_read() -> None:
+    move = _last_move("d3 h5 h7 jo", "h-567(6)")
     assert move.form == SEQUENCE
     assert move.cards == parse_cards("H5 H7 JK")
 
 
 def test_four_of_a_rank_and_the_joker_are_read() -> None:
     # As the server writes them: the joker as a fifth suit x, all five named in brackets.
-    text = """/*
-game 0
-class 0 1 2 3 4
-seat 0 1 2 3 4
-original { d3 ck dk hk sk jo } { s4 } { c4 } { d4 } { h4 }
-play d-3 p p p p p cdhsx-k(cdhsx)
-result 0 1 2 3 4
-*/"""
-    decisions = list(replay(read_records(text)[0]))
-    move = decisions[-1][1]
+    move = _last_move("d3 ck dk hk sk jo", "d-3 p p p p p cdhsx-k(cdhsx)")
     assert move.form == GROUP
     assert move.cards == parse_cards("CK DK HK SK JK")
 

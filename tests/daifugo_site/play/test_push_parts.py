@@ -9,11 +9,44 @@ import re
 import pytest
 from django.utils import translation
 
-from daifugo_site.play import rendering
+from daifugo_site.play import computers, rendering, services
+from daifugo_site.play.models import Game
 from daifugo_site.play.presenter import table_view
-from tests.daifugo_site.ui.test_memo import _states
+from rules_engine import Action, Match, RuleSet
 
 pytestmark = pytest.mark.django_db
+
+
+def _states(seed: int, players: int) -> list[tuple[Game, Match]]:
+    """Every version of a whole match (the human seat played by a beginner too), as (row,
+    match) pairs."""
+    game = services.create_game(
+        owner="t",
+        rules=RuleSet.preset("standard"),
+        players=players,
+        rounds=3,
+        levels=["beginner"] * (players - 1),
+        delay_ms=0,
+        seed=seed,
+    )
+    match = services.match_of(game)
+    states = [(game, match)]
+    while not match.over:
+        if match.round.over:
+            action = Action.next_round()
+        else:
+            r = match.round
+            seats = [s for s in range(players) if r.owed[s]] or [r.to_act]
+            action = computers.computer_action(game, match, seats[0])
+        out = match.apply(action)
+        assert isinstance(out, Match), out
+        match = out
+        game = Game(**{f.attname: getattr(game, f.attname) for f in Game._meta.concrete_fields})
+        game.actions = [*game.actions, action.to_json()]
+        game.version += 1
+        states.append((game, match))
+    return states
+
 
 OOB = ' hx-swap-oob="true"'
 SEAT = re.compile(r'<li id="seat-(\d+)".*?</li>', re.S)
