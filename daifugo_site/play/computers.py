@@ -13,6 +13,16 @@ Where the search runs
     millisecond) never queue behind advanced searches: a computer worker answers them on
     its own loop, a web process that drives its games (``"local"``) on a two-thread pool.
 
+Practice games without a search are driven where their move arrived (issue 43)
+    With ``"workers"``, a game that is neither a room's nor rated and whose every seat the
+    computer may play is a level that does not search (:func:`drives_here`) is driven by
+    the web worker that received its move or its page, on its own loop, under the same
+    Redis lease: handing such a turn over cost the stack more than the thinking (a
+    ``computer.turn`` message, the worker's read of the news, its own lease and push). A
+    search still never runs in a web worker, and the computer workers' sweep still picks
+    up a turn whose driver died (the lease expires). ``PLAY_QUICK_ON_WEB = False`` hands
+    every turn over as before.
+
 Exactly one computation per computer turn
     A driver first claims the game's lease (:class:`RedisLeases`: ``SET NX PX`` shared by
     every process; :class:`LocalLeases` in one process) and renews it while it thinks and
@@ -396,16 +406,33 @@ def budget(delay_ms: int = 0) -> Budget:
     return Budget(time_ms=time_ms, playouts=settings.PLAY_COMPUTER_PLAYOUTS)
 
 
+def seat_level(game: Game, seat: int) -> str:
+    """The level that plays ``seat`` when the computer does: a computer seat's own, and for
+    a human seat the computer stands in for, the level it names."""
+    return game.computer_level(seat) or clock.level(game, seat)
+
+
+def drives_here(game: Game) -> bool:
+    """Whether a web worker drives this game itself in ``"workers"`` mode (see the module's
+    docstring): one person's table (not a room's, whose people may move through different
+    web workers at once; not rated), every seat played at a level that does not search.
+    The seats' levels are fixed when the game is made, so any version of it answers."""
+    if not settings.PLAY_QUICK_ON_WEB:
+        return False
+    if services.is_table_of_people(game) or services.is_rated(game):
+        return False
+    return all(seat_level(game, seat) in QUICK_LEVELS for seat in range(game.players))
+
+
 async def _think(game: Game, seat: int, obs: Any) -> Action:
-    # A human seat the computer stands in for plays at the level it names.
-    level = game.computer_level(seat) or clock.level(game, seat)
+    level = seat_level(game, seat)
     seed = f"{game.seed}:{game.version}:{seat}"
     try:
         search = budget(game.delay_ms)
         if level in QUICK_LEVELS and mode() == "workers":
-            # Only a computer worker drives games in this mode, on its own loop (never a
-            # web worker's): a heuristic answers there in well under a millisecond, less
-            # than the hop to a thread and back costs the worker (issue 43).
+            # A computer worker, or a web worker driving a game of such levels alone
+            # (drives_here), answers on its own loop: a heuristic takes well under a
+            # millisecond, less than the hop to a thread and back costs (issue 43).
             quick: Action = thinking.think(obs, level, seed, search)
             return quick
         lane = quick_pool() if level in QUICK_LEVELS else pool()
@@ -575,8 +602,15 @@ def request_turn(
     game_id: str, version: int | None = None, news: dict[str, Any] | None = None
 ) -> None:
     """Make sure the game's computer seats get played (call on the event loop); ``news``
-    of ``version`` lets a computer worker advance its copy without a read."""
+    of ``version`` lets a computer worker advance its copy without a read.
+
+    With ``"workers"`` the turn goes to the computer workers, unless this process has the
+    game (it just applied its move or sent its page) and :func:`drives_here` says so."""
     if mode() == "workers":
+        loaded = services.cached(game_id, 0)
+        if loaded is not None and drives_here(loaded[0]):
+            start_driver(game_id, version)
+            return
         # The computer workers sweep (manage.py computers); web workers only post turns.
         layer = get_channel_layer(TASKS)
         message: dict[str, Any] = {"type": "computer.turn", "game": game_id, "version": version}

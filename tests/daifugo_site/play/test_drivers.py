@@ -90,3 +90,72 @@ async def test_a_heuristic_level_thinks_on_a_computer_workers_loop_and_in_a_pool
     assert used == (["o"] if pooled else [])
     # The same move either way: the heuristic, seeded by the game, its version and seat.
     assert action == computers.computer_action(game, match, seat)
+
+
+def _game(game_id: str, owner: str = "o", levels: tuple[str, ...] = ("beginner",) * 3,
+          human: dict[str, object] | None = None) -> object:  # fmt: skip
+    from daifugo_site.play import services
+    from daifugo_site.play.models import Game
+    from rules_engine import RuleSet
+
+    seats = [human or {"kind": "human"}] + [{"kind": "computer", "level": lv} for lv in levels]
+    game = Game(
+        id=game_id, owner=owner, rules=RuleSet.preset("standard").to_json(), players=4,
+        rounds=1, seats=seats, human_seat=0, delay_ms=0, seed=5,
+    )  # fmt: skip
+    services.match_of(game)  # this process has it, as after its move or its page
+    return game
+
+
+@pytest.mark.parametrize(
+    ("game_id", "here"),
+    [
+        ("quick-practice", True),
+        ("intermediate-practice", True),
+        ("advanced-seat", False),
+        ("slow-standin", False),
+        ("room-table", False),
+        ("rated-table", False),
+        ("not-cached", False),
+    ],
+)
+async def test_a_web_worker_drives_a_practice_game_without_search_and_hands_over_the_rest(
+    monkeypatch: pytest.MonkeyPatch, settings: object, game_id: str, here: bool
+) -> None:
+    from daifugo_site.play import services
+
+    settings.PLAY_COMPUTERS = "workers"  # type: ignore[attr-defined]
+    settings.PLAY_QUICK_ON_WEB = True  # type: ignore[attr-defined]
+    made = {
+        "quick-practice": lambda: _game(game_id),
+        "intermediate-practice": lambda: _game(game_id, levels=("intermediate",) * 3),
+        "advanced-seat": lambda: _game(game_id, levels=("beginner", "advanced", "beginner")),
+        # A human seat whose timed-out turns an advanced computer would play.
+        "slow-standin": lambda: _game(
+            game_id, human={"kind": "human", "standin_level": "advanced"}
+        ),
+        "room-table": lambda: _game(game_id, human={"kind": "human", "player": "p1"}),
+        "rated-table": lambda: _game(game_id, owner=services.RATED_OWNER_PREFIX + "x"),
+        "not-cached": lambda: None,
+    }
+    made[game_id]()
+    started: list[tuple[str, int | None]] = []
+    posted: list[dict[str, object]] = []
+
+    class Layer:
+        async def send(self, channel: str, message: dict[str, object]) -> None:
+            posted.append(message)
+
+    monkeypatch.setattr(computers, "start_driver", lambda g, v: started.append((g, v)))
+    monkeypatch.setattr(computers, "get_channel_layer", lambda alias: Layer())
+    computers.request_turn(game_id, 7)
+    await asyncio.sleep(0)
+    assert started == ([(game_id, 7)] if here else [])
+    assert [m["game"] for m in posted] == ([] if here else [game_id])
+    # Turned off, every turn goes to the computer workers as before.
+    settings.PLAY_QUICK_ON_WEB = False  # type: ignore[attr-defined]
+    started.clear()
+    posted.clear()
+    computers.request_turn(game_id, 7)
+    await asyncio.sleep(0)
+    assert started == [] and [m["game"] for m in posted] == [game_id]
