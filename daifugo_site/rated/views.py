@@ -37,6 +37,10 @@ def lobby_chart(user: Any) -> Any:
     return rating_chart([c.mu_before for c in changes[:1]] + [c.mu_after for c in changes])
 
 
+#: The lobby's query when joining sent the browser there (:func:`join`).
+JOINED = "joined"
+
+
 @require_safe
 def index(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {"signed_in": request.user.is_authenticated}
@@ -45,6 +49,11 @@ def index(request: HttpRequest) -> HttpResponse:
         context["rank"] = rank_of(context["rating"])
         context["entry"] = QueueEntry.objects.filter(user=request.user, game__isnull=True).first()
         context["open_game"] = services.open_game_of(request.user)
+        if request.GET.get(JOINED) and context["entry"] is None and context["open_game"]:
+            # Sent here by joining, and paired before this page was drawn: the other
+            # player's waiting page made the pairing while this one was on its way, so no
+            # waiting page of this player was there to be told. Go where it would have gone.
+            return redirect("rated:game", context["open_game"].pk)
         context["chart"] = lobby_chart(request.user)
     return render(request, "rated/queue.html", context)
 
@@ -55,7 +64,7 @@ def join(request: HttpRequest) -> HttpResponse:
     found = services.join_queue(request.user)
     if isinstance(found, RatedGame):
         return redirect("rated:game", found.pk)
-    return redirect("rated:index")
+    return redirect(f"{reverse('rated:index')}?{JOINED}=1")
 
 
 @login_required

@@ -111,6 +111,28 @@ def test_queue_pages_need_an_account() -> None:
     assert not QueueEntry.objects.exists()
 
 
+def test_a_player_paired_while_their_waiting_page_loads_goes_to_the_game() -> None:
+    """Two people join at nearly the same moment: the second one's waiting page pairs them
+    before the first one's lobby is drawn. The first one must land in the game, not on
+    the lobby with a link to it (CI saw it under load: the clock was already running)."""
+    (_, key_a), (b, key_b) = account("a@example.com"), account("b@example.com")
+    first, second = Client(), Client()
+    first.cookies["sessionid"], second.cookies["sessionid"] = key_a, key_b
+    joined = first.post("/ja/rated/join/")
+    assert joined.status_code == 302
+    second.post("/ja/rated/join/")
+    game = services.pair(b)  # the second player's waiting page, first to ask
+    assert game is not None
+    # The first player's browser now follows the redirect of its join.
+    landed = first.get(joined["Location"])
+    assert landed.status_code == 302
+    assert landed["Location"] == f"/ja/rated/{game.id}/"
+    # The lobby opened any other way stays the lobby, with its link to the game.
+    lobby = first.get("/ja/rated/")
+    assert lobby.status_code == 200
+    assert f"/ja/rated/{game.id}/" in lobby.content.decode()
+
+
 # -- the game -----------------------------------------------------------------------------
 
 
