@@ -32,6 +32,9 @@ MIN_TARGET = 44
 # One pass over the page, returning what is wrong (an empty list when all is well).
 LAYOUT_PROBLEMS = """(minTarget) => {
   const problems = [];
+  // The round ended since the loop last looked: the result is a sheet over the table (it is
+  // checked after the loop). Seen once in CI under load as "0 fields in view".
+  if (document.querySelector('[data-testid="round-result"]')) { return problems; }
   const vw = window.innerWidth, vh = window.innerHeight;
   const box = (el) => el.getBoundingClientRect();
   const inside = (r) =>
