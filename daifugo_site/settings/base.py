@@ -392,10 +392,11 @@ PLAY_COMPUTERS = os.environ.get("PLAY_COMPUTERS") or (
 # With "workers": a practice game whose computers do not search (beginner, intermediate;
 # computers.QUICK_LEVELS) is driven by the web worker that received its move, not handed to
 # a computer worker. Thinking costs those levels well under a millisecond, less than the
-# hand-over (a Redis message each way, a lease, the game read again): the play bench at 60
-# beginner games measured 4.3 ms of the stack's CPU a move handed over and about 3.3 ms
-# driven in place (issue 43). Rooms, rated games and any game with a searching seat still
-# go to the computer workers; a killed web worker's turns are picked up by their sweep.
+# hand-over (a Redis message each way, a lease, the game read again): six interleaved pairs
+# of the play bench at 60 beginner games measured 4.24 ms of the stack's CPU a move handed
+# over and 3.74 ms driven in place (issue 43, docs/production.md). Rooms, rated games and
+# any game with a searching seat still go to the computer workers; a killed web worker's
+# turns are picked up by their sweep.
 PLAY_QUICK_ON_WEB = os.environ.get("PLAY_QUICK_ON_WEB", "1") != "0"
 # Search processes per driving process: a search is CPU-bound, so more than the cores
 # only queues inside the OS instead of in the fair queue. Half the cores by default,

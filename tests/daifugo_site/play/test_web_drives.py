@@ -11,22 +11,19 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import time
-from collections.abc import Iterator
 
-import pytest
-
-from daifugo_site.play.localservices import Stack, missing
+from daifugo_site.play.localservices import Stack
 from rules_engine import Match
 
+from . import test_multiprocess as _multiprocess
 from .test_multiprocess import RECORD, Page, _answer
 from .test_ws_game import assert_nothing_hidden_shown, hidden_cards_at
 
-WHY = missing()
-if WHY and os.environ.get("DAIFUGO_REQUIRE_SERVICES"):
-    raise RuntimeError(f"DAIFUGO_REQUIRE_SERVICES is set but {WHY}")
-pytestmark = pytest.mark.skipif(WHY is not None, reason=f"real services unavailable: {WHY}")
+# The same skip (or, under DAIFUGO_REQUIRE_SERVICES, failure) without the real servers, and
+# a throwaway Redis and PostgreSQL of this module's own (a module-scoped fixture).
+pytestmark = _multiprocess.pytestmark
+stack = _multiprocess.stack
 
 # Beginner and intermediate computers, at a pace, so that a worker can die between a
 # computer's turn beginning and its move being published.
@@ -39,15 +36,6 @@ game = services.create_game(owner=token, rules=RuleSet.preset("standard"), playe
     rounds=1, levels=["beginner", "intermediate", "beginner"], delay_ms=300, seed=11)
 print(game.id, store.session_key)
 """
-
-
-@pytest.fixture(scope="module")
-def stack() -> Iterator[Stack]:
-    with Stack() as s:
-        s.start_redis()
-        s.start_postgres()
-        s.manage("migrate", "--noinput", "-v", "0")
-        yield s
 
 
 async def _play(stack: Stack, web_a: int, web_b: int, game_id: str, key: str) -> Page:
