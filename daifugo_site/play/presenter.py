@@ -13,11 +13,10 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import get_language, ngettext, pgettext, pgettext_lazy
-from django.utils.translation import gettext as _
-
 from daifugo_site.bounded import Bounded
 from daifugo_site.ui.labels import suit_labels, title_label
+from daifugo_site.ui.language import get_language, ngettext, pgettext, pgettext_lazy
+from daifugo_site.ui.language import gettext as _
 from daifugo_site.ui.narrator import Line, narrate, out_causes, out_text
 from rules_engine import Match, Move, Observation, Refusal, Round, card_codes, observe
 from rules_engine import effects as fx

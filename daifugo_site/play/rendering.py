@@ -18,6 +18,7 @@ from django.utils import translation
 
 from daifugo_site import limits
 from daifugo_site.bounded import Bounded
+from daifugo_site.ui import language
 from daifugo_site.ui.jinja import macro
 from daifugo_site.ui.templatetags.table import seat_places
 
@@ -202,7 +203,7 @@ def render_table(
         found = _remembered(key)
         if found is not None:
             return found
-    with translation.override(lang):
+    with language.rendering_in(lang):
         # ``seat`` only for a room table's page: a practice game's owner is its human seat.
         extra = {"seat": seat} if seat is not None else {}
         view = table_view(game, match, is_owner=is_owner, **extra)

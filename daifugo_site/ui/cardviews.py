@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django import template
-from django.utils.translation import get_language, gettext, pgettext
+
+from .language import get_language, gettext, pgettext
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RANKS = ("3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2")

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.utils.functional import lazy
-from django.utils.translation import pgettext, pgettext_lazy
 
 from rules_engine.cards import RANKS
 
 from .cardviews import _suit_name, card_name
+from .language import pgettext, pgettext_lazy
 
 SUIT_CODES = "SHDC"  # the engine's suit order: bit i of a suit set is SUIT_CODES[i]
 

@@ -13,14 +13,14 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, replace
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
 
 from rules_engine import card_codes
 from rules_engine import effects as fx
 from rules_engine.effects import Effect
 
 from .labels import cards_text, ranks_text, suits_text
+from .language import gettext as _
+from .language import gettext_lazy, ngettext
 
 #: The line kinds (a CSS hook and a test hook): what a line is about.
 LINE_KINDS = ("play", "pass", "effect", "out", "clear", "exchange", "over")

@@ -24,7 +24,8 @@ from django import template
 from django.template.loader import render_to_string
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
+
+from daifugo_site.ui.language import get_language
 
 register = template.Library()
 
