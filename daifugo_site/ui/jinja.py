@@ -33,6 +33,8 @@ from django.utils import translation
 
 from jinja2 import Environment, Undefined
 
+from . import language
+
 #: What every template sees besides its arguments (see :func:`register`).
 GLOBALS: dict[str, Any] = {}
 _ENVIRONMENTS: list[Environment] = []
@@ -66,8 +68,9 @@ def environment(**options: Any) -> Environment:
     options["undefined"] = Undefined
     env = Environment(**options)
     env.globals.update(
-        _=translation.gettext,
-        gettext=translation.gettext,
+        # The push binds its language (ui/language.py); a page falls back to Django's.
+        _=language.gettext,
+        gettext=language.gettext,
         url=url,
         static=static,
         **GLOBALS,
@@ -79,7 +82,20 @@ def environment(**options: Any) -> Environment:
 def macro(template_name: str, name: str) -> Callable[..., Any]:
     """The macro ``name`` of ``template_name`` (the template is compiled once, then cached
     by Jinja2; its module, built once, holds the macros)."""
+    found = _MACROS.get((template_name, name))
+    if found is not None:
+        return found
     from django.template import engines
 
     env: Environment = engines["jinja2"].env  # type: ignore[attr-defined]
-    return getattr(env.get_template(template_name).module, name)  # type: ignore[no-any-return]
+    found = getattr(env.get_template(template_name).module, name)
+    if not env.auto_reload:
+        # A push calls a dozen macros, and asking the environment each time (its cache's
+        # lock, the loader's mapping) was a twentieth of the push's rendering. Without
+        # auto_reload (DEBUG off) a template never changes while the process runs; the
+        # bound is the number of macros in the templates, a few dozen.
+        _MACROS[(template_name, name)] = found
+    return found  # type: ignore[no-any-return]
+
+
+_MACROS: dict[tuple[str, str], Callable[..., Any]] = {}
