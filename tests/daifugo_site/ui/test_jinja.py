@@ -49,3 +49,19 @@ def test_an_undefined_value_prints_nothing_even_under_debug() -> None:
     env = environment(undefined=DebugUndefined, autoescape=True)
     owed = env.from_string("[{{ view.owed.kind }}]")
     assert owed.render(view=SimpleNamespace(owed=None)) == "[]"
+
+
+def test_a_macro_is_looked_up_once_when_templates_do_not_reload(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    env = engines["jinja2"].env
+    assert not env.auto_reload  # DEBUG is off in tests, as in production
+    first = macro("play/table.html", "status")
+
+    def asked(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the environment was asked again")
+
+    monkeypatch.setattr(env, "get_template", asked)
+    assert macro("play/table.html", "status") is first
+    with pytest.raises(AssertionError, match="asked again"):
+        macro("play/table.html", "no_such_macro_yet")
