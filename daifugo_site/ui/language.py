@@ -59,7 +59,9 @@ def pgettext(context: str, message: str) -> str:
     bound = _BOUND.get()
     if bound is None or "\r" in message or "\r" in context:
         return translation.pgettext(context, message)
-    result: str = bound[1].gettext(f"{context}{_CONTEXT_SEPARATOR}{message}")
+    # The key in a variable: a literal in a gettext() call would be read by makemessages.
+    key = f"{context}{_CONTEXT_SEPARATOR}{message}"
+    result: str = bound[1].gettext(key)
     if _CONTEXT_SEPARATOR in result:
         return message  # not translated: Django gives the message itself
     return mark_safe(result) if isinstance(message, SafeData) else result
