@@ -18,6 +18,13 @@ def test_hint_then_review_my_game(
     daphne_server: DaphneServer, new_page: Any, lang: str, locale: str, start: str
 ) -> None:
     page = new_page(locale=locale)
+    # Count the socket's frames: the hint is asked for once the first one (the whole table)
+    # has come. Asked for before it, under CI's load, the table's first frame replaced the
+    # hand the hint's button sat in between the focus and the key press.
+    page.add_init_script(
+        "document.addEventListener('htmx:wsAfterMessage', () => {"
+        " window.__frames = (window.__frames || 0) + 1; });"
+    )
     page.goto(f"{daphne_server.url}/{lang}/play/")
     page.locator('select[name="table"]').select_option("1v1")
     page.locator('select[name="speed"]').select_option("300")
@@ -25,6 +32,7 @@ def test_hint_then_review_my_game(
     hand = page.locator('[data-testid="hand"]')
     expect(hand.locator("button[data-card]").first).to_be_visible()
     expect(hand).to_have_attribute("data-your-turn", "true", timeout=20_000)
+    page.wait_for_function("() => window.__frames > 0")
     press(page, '[data-action="hint"]')
     hint = page.locator('[data-testid="hint"]')
     # The hint searches in the pool shared with the computers; on a CI machine running two

@@ -74,6 +74,12 @@ def test_the_next_round_counts_down_and_the_absent_persons_seat_says_so(
     made = json.loads(out.stdout.strip().splitlines()[-1])
     page = new_page(locale="ja-JP", viewport={"width": 390, "height": 844}, is_mobile=True)
     page.add_init_script(FAST_CLOCK)
+    # Count the socket's frames: the countdown's box is read once the first one (the whole
+    # table and panel, swapped in over the page's own) has come.
+    page.add_init_script(
+        "document.addEventListener('htmx:wsAfterMessage', () => {"
+        " window.__frames = (window.__frames || 0) + 1; });"
+    )
     page.context.add_cookies(
         [{"name": "sessionid", "value": made["session"], "url": daphne_server.url}]
     )
@@ -86,6 +92,7 @@ def test_the_next_round_counts_down_and_the_absent_persons_seat_says_so(
     # On a phone too, where the round's result covers the bottom of the screen. (The page's
     # socket re-sends the panel once it connects: the box is read after that swap and the
     # sheet's animation, not from the element being replaced.)
+    page.wait_for_function("() => window.__frames > 0")
     expect(countdown).to_be_in_viewport()
     page.evaluate(SETTLED)
     box = countdown.bounding_box()
