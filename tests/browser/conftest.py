@@ -207,6 +207,17 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
         chromium.close()
 
 
+# An init script counting the page's socket frames, and the condition that the first one
+# has come: a table is acted on, or measured, once its first frame (the whole table, swapped
+# in over the page's own HTML) has arrived, as a person sees it come alive. Acting before
+# it, under CI's load, a key press or a box could land on the part that frame replaces.
+COUNT_FRAMES = (
+    "document.addEventListener('htmx:wsAfterMessage', () => {"
+    " window.__frames = (window.__frames || 0) + 1; });"
+)
+FIRST_FRAME = "() => window.__frames > 0"
+
+
 # Resolves once every finite animation and transition on the page has finished: measure a
 # table at rest, not a card halfway through fading in (axe reads its half opacity as low
 # contrast, a layout check sees it mid-flight).

@@ -33,7 +33,14 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from tests.browser.conftest import SETTLED, DaphneServer, page_problems, watch_problems
+from tests.browser.conftest import (
+    COUNT_FRAMES,
+    FIRST_FRAME,
+    SETTLED,
+    DaphneServer,
+    page_problems,
+    watch_problems,
+)
 from tests.browser.test_phone_table import VISIBLE_POINT
 
 pytestmark = pytest.mark.browser
@@ -123,12 +130,8 @@ def open_browser(new_page: Callable[..., Any], lang: str, size: str) -> Any:
     """A person's own browser (own cookies), in their language, at the journey's size."""
     page = new_page(locale=LOCALES[lang], **SIZES[size])
     setattr(page, TOUCH, size == "phone")
-    # Count the socket's frames on every page of this browser: a table is acted on once
-    # its first frame (the whole table) has come, as a person sees it come alive.
-    page.context.add_init_script(
-        "document.addEventListener('htmx:wsAfterMessage', () => {"
-        " window.__frames = (window.__frames || 0) + 1; });"
-    )
+    # Count the socket's frames on every page of this browser (conftest.COUNT_FRAMES).
+    page.context.add_init_script(COUNT_FRAMES)
     return page
 
 
@@ -333,7 +336,7 @@ def play_until(pages: list[Any], done: Callable[[], bool], what: str) -> None:
 
 def wait_for_table(page: Any) -> None:
     """The table page has its socket's first frame (the whole table)."""
-    page.wait_for_function("() => window.__frames > 0", timeout=15_000)
+    page.wait_for_function(FIRST_FRAME, timeout=15_000)
 
 
 def set_up_form(page: Any, table: str, rounds: str | None = None) -> None:

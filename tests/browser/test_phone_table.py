@@ -22,7 +22,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import DaphneServer, hand_state, page_problems
+from tests.browser.conftest import (
+    COUNT_FRAMES,
+    FIRST_FRAME,
+    DaphneServer,
+    hand_state,
+    page_problems,
+)
 
 ROUND_TIMEOUT = 150.0
 SIZES = [(390, 844), (360, 740), (844, 390)]
@@ -165,18 +171,14 @@ def test_a_whole_round_on_a_phone_without_scrolling(
         has_touch=True,
         is_mobile=True,
     )
-    # Count the socket's frames: the first one (the whole table) is awaited before acting.
-    page.add_init_script(
-        "document.addEventListener('htmx:wsAfterMessage', () => {"
-        " window.__frames = (window.__frames || 0) + 1; });"
-    )
+    page.add_init_script(COUNT_FRAMES)
     page.goto(f"{daphne_server.url}/{lang}/play/")
     page.locator('select[name="table"]').select_option(table)
     page.locator('select[name="speed"]').select_option("300")
     page.locator('select[name="rounds"]').select_option("3")
     page.locator('[data-action="start"]').tap()
     page.wait_for_selector("[data-hand-fan] [data-fan-card]")
-    page.wait_for_function("() => window.__frames > 0")
+    page.wait_for_function(FIRST_FRAME)
     page.evaluate("window.scrollTo(0, 0)")
 
     deadline = time.monotonic() + ROUND_TIMEOUT

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import DaphneServer, page_problems
+from tests.browser.conftest import COUNT_FRAMES, FIRST_FRAME, DaphneServer, page_problems
 from tests.browser.test_play_browser import play_round_by_keyboard, press
 
 
@@ -18,13 +18,9 @@ def test_hint_then_review_my_game(
     daphne_server: DaphneServer, new_page: Any, lang: str, locale: str, start: str
 ) -> None:
     page = new_page(locale=locale)
-    # Count the socket's frames: the hint is asked for once the first one (the whole table)
-    # has come. Asked for before it, under CI's load, the table's first frame replaced the
-    # hand the hint's button sat in between the focus and the key press.
-    page.add_init_script(
-        "document.addEventListener('htmx:wsAfterMessage', () => {"
-        " window.__frames = (window.__frames || 0) + 1; });"
-    )
+    # The hint is asked for once the socket's first frame has come: before it, under CI's
+    # load, that frame replaced the hand the hint's button sat in between focus and key.
+    page.add_init_script(COUNT_FRAMES)
     page.goto(f"{daphne_server.url}/{lang}/play/")
     page.locator('select[name="table"]').select_option("1v1")
     page.locator('select[name="speed"]').select_option("300")
@@ -32,7 +28,7 @@ def test_hint_then_review_my_game(
     hand = page.locator('[data-testid="hand"]')
     expect(hand.locator("button[data-card]").first).to_be_visible()
     expect(hand).to_have_attribute("data-your-turn", "true", timeout=20_000)
-    page.wait_for_function("() => window.__frames > 0")
+    page.wait_for_function(FIRST_FRAME)
     press(page, '[data-action="hint"]')
     hint = page.locator('[data-testid="hint"]')
     # The hint searches in the pool shared with the computers; on a CI machine running two

@@ -10,7 +10,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import SETTLED, DaphneServer, page_problems
+from tests.browser.conftest import COUNT_FRAMES, FIRST_FRAME, SETTLED, DaphneServer, page_problems
 
 # The share sheet of a phone, stubbed: it records what it was given.
 SHARE_STUB = """
@@ -74,12 +74,9 @@ def test_the_next_round_counts_down_and_the_absent_persons_seat_says_so(
     made = json.loads(out.stdout.strip().splitlines()[-1])
     page = new_page(locale="ja-JP", viewport={"width": 390, "height": 844}, is_mobile=True)
     page.add_init_script(FAST_CLOCK)
-    # Count the socket's frames: the countdown's box is read once the first one (the whole
-    # table and panel, swapped in over the page's own) has come.
-    page.add_init_script(
-        "document.addEventListener('htmx:wsAfterMessage', () => {"
-        " window.__frames = (window.__frames || 0) + 1; });"
-    )
+    # The countdown's box is read once the socket's first frame (the table and the panel,
+    # swapped in over the page's own) has come.
+    page.add_init_script(COUNT_FRAMES)
     page.context.add_cookies(
         [{"name": "sessionid", "value": made["session"], "url": daphne_server.url}]
     )
@@ -92,7 +89,7 @@ def test_the_next_round_counts_down_and_the_absent_persons_seat_says_so(
     # On a phone too, where the round's result covers the bottom of the screen. (The page's
     # socket re-sends the panel once it connects: the box is read after that swap and the
     # sheet's animation, not from the element being replaced.)
-    page.wait_for_function("() => window.__frames > 0")
+    page.wait_for_function(FIRST_FRAME)
     expect(countdown).to_be_in_viewport()
     page.evaluate(SETTLED)
     box = countdown.bounding_box()

@@ -3,6 +3,8 @@ Django's translation functions, without asking Django's active language per word
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.utils import translation
 from django.utils.safestring import SafeData, mark_safe
@@ -33,22 +35,23 @@ CONTEXTS = [
 ]
 
 
+def _words(words: Any) -> tuple[list[str], list[str], list[str], str | None]:
+    """Every test word through ``words``: Django's ``translation`` module or ours (the same
+    function names)."""
+    return (
+        [words.gettext(m) for m in MESSAGES],
+        [words.pgettext(c, m) for c, m in CONTEXTS],
+        [words.ngettext("%(n)s card", "%(n)s cards", n) for n in (0, 1, 2, 13)],
+        words.get_language(),
+    )
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_bound_words_are_djangos_words(lang: str) -> None:
     with translation.override(lang):
-        expected = (
-            [translation.gettext(m) for m in MESSAGES],
-            [translation.pgettext(c, m) for c, m in CONTEXTS],
-            [translation.ngettext("%(n)s card", "%(n)s cards", n) for n in (0, 1, 2, 13)],
-            translation.get_language(),
-        )
+        expected = _words(translation)
     with language.rendering_in(lang):
-        got = (
-            [language.gettext(m) for m in MESSAGES],
-            [language.pgettext(c, m) for c, m in CONTEXTS],
-            [language.ngettext("%(n)s card", "%(n)s cards", n) for n in (0, 1, 2, 13)],
-            language.get_language(),
-        )
+        got = _words(language)
         lazy = (
             str(language.pgettext_lazy("card suit", "Hearts")),
             str(language.gettext_lazy("Pass")),
