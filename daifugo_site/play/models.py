@@ -154,7 +154,19 @@ def write_move(old: Game, new: Game, item: Any, seats: list[Any] | None) -> bool
                 **({"seats": seats} if seats is not None else {}),
             )
         )
-    key = (vendor, seats is not None)
+    sql, params = move_statement(connection, old, new, item, seats)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return bool(cursor.rowcount == 1)
+
+
+def move_statement(
+    connection: Any, old: Game, new: Game, item: Any, seats: list[Any] | None
+) -> tuple[str, list[Any]]:
+    """The UPDATE of :func:`write_move` and its parameters, for ``connection`` (PostgreSQL
+    or SQLite): the one statement a move is, whichever way it is sent (a database thread's
+    connection, or the event loop's: :func:`write_move_on_loop`)."""
+    key = (connection.vendor, seats is not None)
     sql = _MOVE_SQL.get(key)
     if sql is None:
         sql = _MOVE_SQL[key] = _move_sql(connection, *key)
@@ -169,9 +181,19 @@ def write_move(old: Game, new: Game, item: Any, seats: list[Any] | None) -> bool
     if seats is not None:
         params.append(meta.get_field("seats").get_db_prep_value(seats, connection))
     params += [old.id, old.version, Game.Status.PLAYING]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return bool(cursor.rowcount == 1)
+    return sql, params
+
+
+async def write_move_on_loop(old: Game, new: Game, item: Any, seats: list[Any] | None) -> bool:
+    """:func:`write_move` sent from the event loop on a connection of its own
+    (:func:`daifugo_site.asyncdb.execute`: PostgreSQL only), the same statement with the
+    same parameters; True when it was written."""
+    from django.db import connections, router
+
+    from daifugo_site import asyncdb
+
+    sql, params = move_statement(connections[router.db_for_write(Game)], old, new, item, seats)
+    return await asyncdb.execute(sql, params) == 1
 
 
 def _move_sql(connection: Any, vendor: str, with_seats: bool) -> str:

@@ -26,7 +26,7 @@ from rules_engine import Action, Match, Refusal, RuleSet
 from rules_engine.state import EXCHANGE
 
 from . import clock, hooks
-from .models import Game, write_move
+from .models import Game, write_move, write_move_on_loop
 
 log = logging.getLogger(__name__)
 
@@ -246,7 +246,46 @@ def apply_action(
     loaded = current(game_id, expected_version)
     if loaded is None:
         return Outcome(False, "no_such_game")
-    game, match = loaded
+    move = prepare_move(*loaded, action, by_computer, expected_version, player)
+    if isinstance(move, Outcome):
+        return move
+    game, new, out, charged = move
+    # One UPDATE ... WHERE version = old: it fails when anyone else appended first. On its
+    # own it is atomic, so a move is one statement in autocommit (one round trip to the
+    # database, where BEGIN and COMMIT around it made three); only the move that ends the
+    # game opens a transaction, for its hooks.
+    with transaction.atomic() if out.over else contextlib.nullcontext():
+        # status: a game ended without a move (a rated game's resignation) takes no more.
+        # The log is appended by the database: it is not sent back whole (issue 43).
+        written = write_move(game, new, new.actions[-1], charged)
+        if written and out.over:
+            # In the same transaction as the move that ends the game: what a hook writes
+            # (a rated game's result and ratings) is committed with the end, or neither is.
+            for hook in FINISH_HOOKS:
+                hook(new, out)
+    if not written:
+        fresh = current(game_id)
+        return Outcome(False, "stale", fresh[0].version if fresh else game.version)
+    _remember(new, out)
+    return Outcome(True, None, new.version)
+
+
+#: What :func:`prepare_move` hands to the write: the row as read, the row after the move,
+#: the match after it, and the seats when the move changed them (a clock reserve charged).
+Move = tuple[Game, Game, Match, "list[dict[str, Any]] | None"]
+
+
+def prepare_move(
+    game: Game,
+    match: Match,
+    action: Action,
+    by_computer: bool,
+    expected_version: int | None,
+    player: str | None,
+) -> Outcome | Move:
+    """Everything :func:`apply_action` decides before it writes: who may act, the engine's
+    verdict, and the row the move makes; a refusal as an :class:`Outcome`. No database,
+    except what a room table's presence reads (:func:`absent_seats`)."""
     # Whether this is the computer's move for a person who is not at the table (told to
     # the log and the seat: :func:`absent_moves`).
     absent = False
@@ -289,23 +328,41 @@ def apply_action(
     charged = clock.charge(game, match, action, now)
     if absent and action.seat is not None:
         charged = _mark_absent(charged or game.seats, action.seat, game.version)
-    new = _successor(game, action.to_json(), out, now, seats=charged)
-    # One UPDATE ... WHERE version = old: it fails when anyone else appended first. On its
-    # own it is atomic, so a move is one statement in autocommit (one round trip to the
-    # database, where BEGIN and COMMIT around it made three); only the move that ends the
-    # game opens a transaction, for its hooks.
-    with transaction.atomic() if out.over else contextlib.nullcontext():
-        # status: a game ended without a move (a rated game's resignation) takes no more.
-        # The log is appended by the database: it is not sent back whole (issue 43).
-        written = write_move(game, new, new.actions[-1], charged)
-        if written and out.over:
-            # In the same transaction as the move that ends the game: what a hook writes
-            # (a rated game's result and ratings) is committed with the end, or neither is.
-            for hook in FINISH_HOOKS:
-                hook(new, out)
-    if not written:
-        fresh = current(game_id)
-        return Outcome(False, "stale", fresh[0].version if fresh else game.version)
+    return game, _successor(game, action.to_json(), out, now, seats=charged), out, charged
+
+
+async def apply_on_loop(
+    game_id: str,
+    action: Action,
+    *,
+    by_computer: bool,
+    expected_version: int | None = None,
+    player: str | None = None,
+) -> Outcome | None:
+    """:func:`apply_action` without the database thread, when it can be (None when not:
+    the caller takes the thread's way).
+
+    It can when the database is PostgreSQL (``asyncdb.on_loop``), the version the action
+    answers is the one this process holds, the table is not a room's (whose presence the
+    checks read from the database) and the move does not end the game (that one commits
+    with its hooks, in a transaction). The same checks, the same engine call, the same
+    compare-and-swap statement: only the connection it is sent on differs (issue 43)."""
+    if expected_version is None or not asyncdb.on_loop():
+        return None
+    loaded = cached(game_id, expected_version)
+    if loaded is None or loaded[0].version != expected_version:
+        return None
+    game, match = loaded
+    if is_table_of_people(game):
+        return None
+    move = prepare_move(game, match, action, by_computer, expected_version, player)
+    if isinstance(move, Outcome):
+        return move
+    game, new, out, charged = move
+    if out.over:
+        return None
+    if not await write_move_on_loop(game, new, new.actions[-1], charged):
+        return None  # stale: the thread's way reads the row and says which version is
     _remember(new, out)
     return Outcome(True, None, new.version)
 
@@ -337,14 +394,18 @@ async def submit(
     player: str | None = None,
 ) -> Outcome:
     """Apply, commit, then broadcast; and let the computers answer."""
-    outcome = await asyncdb.call(
-        apply_action,
-        game_id,
-        action,
-        by_computer=by_computer,
-        expected_version=expected_version,
-        player=player,
+    outcome = await apply_on_loop(
+        game_id, action, by_computer=by_computer, expected_version=expected_version, player=player
     )
+    if outcome is None:
+        outcome = await asyncdb.call(
+            apply_action,
+            game_id,
+            action,
+            by_computer=by_computer,
+            expected_version=expected_version,
+            player=player,
+        )
     if outcome.accepted:
         # Read once: the broadcast and the computers' turn carry the same news.
         news = news_of(game_id, outcome.version)

@@ -37,6 +37,12 @@ from . import bench
 from .localservices import Stack
 
 
+def loop_connections() -> int:
+    """Each worker's event-loop connections (the settings' default unless the environment
+    sets them)."""
+    return int(os.environ.get("DB_LOOP_CONNECTIONS", "2"))
+
+
 def rss_kb(pid: int) -> int:
     """Resident memory (kB) of ``pid`` and its live descendants (Linux /proc)."""
     total, todo, seen = 0, [pid], set()
@@ -153,8 +159,9 @@ def verdict(
     }
     keys_bound = int(first["redis_keys"] * (1 + args.flat)) + 4 * args.games + 10
     keys_max = max(s["redis_keys"] for s in warm)
-    # max_size of each process's pool (settings/_env.py): the workers' and this program's.
-    conn_bound = 8 * (pools + 1)
+    # max_size of each process's pool (settings/_env.py): the workers' and this program's;
+    # and each worker's event-loop pool (DB_LOOP_CONNECTIONS, daifugo_site/asyncdb.py).
+    conn_bound = 8 * (pools + 1) + loop_connections() * pools
     conn_max = max(s["pg_connections"] for s in samples)
     return {
         "rss_growth": growth,

@@ -436,6 +436,12 @@ PLAY_SWEEP_MAX_ROWS = 5000
 # with PostgreSQL only (SQLite keeps Channels' single database thread): below the psycopg
 # pool's 8 connections (settings/_env.py), so a call never waits for a connection.
 DB_ASYNC_THREADS = int(os.environ.get("DB_ASYNC_THREADS", "6"))
+# Connections of each event loop's own pool, for the one statement a move is (asyncdb.execute,
+# PostgreSQL only): a move whose state the process holds skips the database thread. 0 sends
+# every move through the threads as before. With the threads' pool (max 8), a process holds
+# at most 8 + this many connections.
+DB_LOOP_CONNECTIONS = int(os.environ.get("DB_LOOP_CONNECTIONS", "2"))
+DB_LOOP_TIMEOUT_S = 4.0
 # Games driven at once by one process (each is a small task; the pool bounds the CPU).
 PLAY_MAX_DRIVERS = 10_000
 
