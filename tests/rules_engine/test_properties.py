@@ -18,7 +18,7 @@ from engine_testlib import (
     same_match,
     snapshot,
 )
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from rules_engine import REASONS, Action, Match, Refusal, Round, RuleSet
@@ -96,8 +96,49 @@ def units(cards):
 # -- cards are conserved ---------------------------------------------------------------------------
 
 
+#: Found by hypothesis (issue 43's CI work): a 12ボンバー named by the former daifugo empties
+#: another hand, that player finishes first, and miyako-ochi puts the bomber itself out.
+BOMBER_PUTS_ITSELF_OUT = (
+    RuleSet.preset(
+        "classic",
+        jokers=1,
+        sequence_min=3,
+        sequence_beats="above_top",
+        revolution=True,
+        revolution_group_min=4,
+        revolution_sequence_min=4,
+        eight_cut="groups",
+        jback="groups",
+        suit_lock=True,
+        suit_lock_after=3,
+        number_lock=False,
+        spade3_return=True,
+        forbidden_finish=(),
+        forbidden_finish_sequences_exempt=False,
+        miyako_ochi=True,
+        pass_until_clear=False,
+        hand_size=None,
+        return_to_last=False,
+        joker_suit=False,
+        eight_cut_joker=False,
+        leader_may_pass=False,
+        diamond3_leads=False,
+        joker_beyond_ends=False,
+        seven_pass="groups",
+        ten_discard="off",
+        twelve_bomber="groups",
+        five_skip="groups",
+        nine_reverse="off",
+        sandstorm=False,
+    ),
+    4,
+    5402,
+)
+
+
 @property_settings(40)
 @given(GAMES)
+@example(BOMBER_PUTS_ITSELF_OUT)
 def test_cards_are_conserved(game):
     states = play_match(game)
     deck = full_deck(game[0].jokers)
@@ -110,11 +151,17 @@ def test_cards_are_conserved(game):
                 actor = m.log[-1].seat
                 # a 7渡し gift made by this action, and its receiver
                 gift = r.choices[-1] if len(r.choices) > len(before.choices) else None
+                on_table = 0
+                for _, mv in r.actions():
+                    on_table |= mv.cards
                 for s in range(r.n):
-                    if s in r.penalised and s not in before.penalised and s != actor:
+                    if s in r.penalised and s not in before.penalised:
                         # miyako-ochi: a hand discarded face down (what a bomber left,
-                        # with the gift it just got)
-                        discarded += before.hands[s] & ~(r.discarded & REAL_MASK)
+                        # with the gift it just got). The actor too: its own 12ボンバー can
+                        # empty another hand, whose finish puts the former daifugo, the
+                        # actor, out (what it played is on the table, not discarded).
+                        lost = before.hands[s] & ~r.hands[s] & ~(r.discarded & REAL_MASK)
+                        discarded += lost & ~on_table if s == actor else lost
                         if gift is not None and gift[0] == 0 and gift[2] == s:
                             discarded += gift[3]
                     elif before.hands[s] and not r.hands[s] and s != actor:
