@@ -248,6 +248,24 @@ def test_the_view_switch_is_remembered_and_flat_has_no_3d(
     assert page_problems(page) == []
 
 
+def test_the_view_switch_waits_for_its_script(daphne_server: DaphneServer, new_page: Any) -> None:
+    """Until static/play/table.js has run, the switch has no click handler: it must stay
+    hidden, not show buttons that do nothing (a stylesheet's ``display`` once overrode the
+    ``hidden`` attribute, and a tap before the deferred script ran was lost; CI caught it as
+    a flaky test). Nothing else marked ``hidden`` may show either."""
+    page = new_page(viewport={"width": 1280, "height": 800})
+    start_game(page, daphne_server.url, "zh-hans", "4")
+    page.route("**/play/table.js", lambda route: route.abort())
+    page.reload()
+    page.wait_for_selector('[data-testid="hand"] button[data-card]')
+    expect(page.locator("[data-view-switch]")).to_be_hidden()
+    shown = page.evaluate(
+        "() => Array.from(document.querySelectorAll('[hidden]'))"
+        ".filter(e => getComputedStyle(e).display !== 'none').map(e => e.outerHTML.slice(0, 80))"
+    )
+    assert shown == []
+
+
 def test_without_3d_transforms_the_table_is_flat(
     daphne_server: DaphneServer, new_page: Any
 ) -> None:
