@@ -36,11 +36,9 @@ from typing import Any
 from . import bench
 from .localservices import Stack
 
-
-def loop_connections() -> int:
-    """Each worker's event-loop connections (the settings' default unless the environment
-    sets them)."""
-    return int(os.environ.get("DB_LOOP_CONNECTIONS", "2"))
+#: Each worker's event-loop connections (DB_LOOP_CONNECTIONS), unless the environment names
+#: them: the soak starts its workers with this value, so its bound counts what they open.
+LOOP_CONNECTIONS = 2
 
 
 def rss_kb(pid: int) -> int:
@@ -147,7 +145,11 @@ async def _soak(stack: Stack, ports: list[int], args: argparse.Namespace) -> dic
 
 
 def verdict(
-    samples: list[dict[str, Any]], start: float, args: argparse.Namespace, pools: int
+    samples: list[dict[str, Any]],
+    start: float,
+    args: argparse.Namespace,
+    pools: int,
+    loop_connections: int = LOOP_CONNECTIONS,
 ) -> dict[str, Any]:
     """The checks of the module's docstring, from the samples."""
     warm = [s for s in samples if s["t"] - start >= args.warmup] or samples[-1:]
@@ -161,7 +163,7 @@ def verdict(
     keys_max = max(s["redis_keys"] for s in warm)
     # max_size of each process's pool (settings/_env.py): the workers' and this program's;
     # and each worker's event-loop pool (DB_LOOP_CONNECTIONS, daifugo_site/asyncdb.py).
-    conn_bound = 8 * (pools + 1) + loop_connections() * pools
+    conn_bound = 8 * (pools + 1) + loop_connections * pools
     conn_max = max(s["pg_connections"] for s in samples)
     return {
         "rss_growth": growth,
@@ -195,6 +197,8 @@ def main(argv: list[str] | None = None) -> int:
         stack.start_redis()
         stack.start_postgres()
         env = stack.env()
+        loop_connections = int(env.get("DB_LOOP_CONNECTIONS") or LOOP_CONNECTIONS)
+        env["DB_LOOP_CONNECTIONS"] = str(loop_connections)
         bench._setup(env)
         ports = bench.start_workers(
             stack, env, args.workers, args.computer_workers, args.delay_ms, args.games
@@ -204,7 +208,9 @@ def main(argv: list[str] | None = None) -> int:
         alive = all(p.poll() is None for p in [*stack.web.values(), *stack.computers])
     stats, samples = run["stats"], run["samples"]
     tracebacks = len(re.findall(r"^Traceback", logs, flags=re.M))
-    result = verdict(samples, run["start"], args, args.workers + args.computer_workers)
+    result = verdict(
+        samples, run["start"], args, args.workers + args.computer_workers, loop_connections
+    )
     result.update(
         games=args.games,
         minutes=args.minutes,
