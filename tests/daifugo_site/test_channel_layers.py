@@ -54,3 +54,81 @@ def test_a_stuck_consumer_is_bounded_and_does_not_starve_the_group(redis_url: st
     assert got_live == list(range(capacity + 40))
     assert got_stuck == list(range(capacity))
     assert direct == [-1]
+
+
+# -- a group only this process listens to is delivered in-process (issue 43) -------------------
+
+
+def _published(layer: BoundedPubSubChannelLayer) -> list[bytes]:
+    """The messages ``layer`` sends through Redis (its control messages left out)."""
+    sent: list[bytes] = []
+    loop_layer = layer._get_layer()
+    for shard in loop_layer._shards:
+        real = shard.publish
+
+        async def counted(channel: str, message: bytes, real=real) -> None:
+            sent.append(message)
+            await real(channel, message)
+
+        shard.publish = counted
+    return sent
+
+
+async def _receive(layer: BoundedPubSubChannelLayer, channel: str) -> int:
+    return int((await asyncio.wait_for(layer.receive(channel), 5))["n"])
+
+
+async def _two_processes(url: str) -> dict[str, object]:
+    hosts = [{"address": url, "socket_timeout": 30}]
+    # Two layers on one loop are two processes to Redis: each its own connections and id.
+    a, b = BoundedPubSubChannelLayer(hosts=hosts), BoundedPubSubChannelLayer(hosts=hosts)
+    sent_a, sent_b = _published(a), _published(b)
+    a1, a2 = await a.new_channel(), await a.new_channel()
+    await a.group_add("g", a1)
+    await a.group_add("g", a2)
+    group = a._get_layer()._get_group_channel_name("g")
+    found: dict[str, object] = {"alone_first": group in a._get_layer().alone}
+    for n in range(3):
+        await a.group_send("g", {"type": "t", "n": n})
+    found["local"] = [await _receive(a, a1) for _ in range(3)]
+    found["local_2"] = [await _receive(a, a2) for _ in range(3)]
+    found["published_alone"] = len(sent_a)
+    # Another process joins: once its group_add returns, the first no longer sends alone.
+    b1 = await b.new_channel()
+    await b.group_add("g", b1)
+    found["alone_after_join"] = group in a._get_layer().alone
+    found["b_alone"] = group in b._get_layer().alone
+    await a.group_send("g", {"type": "t", "n": 10})
+    await b.group_send("g", {"type": "t", "n": 11})
+    found["a_after"] = [await _receive(a, a1) for _ in range(2)]
+    found["b_after"] = [await _receive(b, b1) for _ in range(2)]
+    found["published_shared"] = (len(sent_a), len(sent_b))
+    # The other leaves; the first stays shared until its own last member leaves and a
+    # later first member finds the group alone again.
+    await b.group_discard("g", b1)
+    await a.group_discard("g", a1)
+    await a.group_discard("g", a2)
+    a3 = await a.new_channel()
+    await a.group_add("g", a3)
+    found["alone_again"] = group in a._get_layer().alone
+    await a.group_send("g", {"type": "t", "n": 20})
+    found["again"] = await _receive(a, a3)
+    found["published_end"] = len(sent_a)
+    await a.flush()
+    await b.flush()
+    return found
+
+
+def test_a_group_this_process_alone_listens_to_skips_redis_until_another_joins(
+    redis_url: str,
+) -> None:
+    found = asyncio.run(_two_processes(redis_url))
+    assert found["alone_first"] is True
+    assert found["local"] == [0, 1, 2] and found["local_2"] == [0, 1, 2]
+    assert found["published_alone"] == 0
+    assert found["alone_after_join"] is False and found["b_alone"] is False
+    # Both messages reach both processes' consumers, in order, through Redis.
+    assert found["a_after"] == [10, 11] and found["b_after"] == [10, 11]
+    assert found["published_shared"] == (1, 1)
+    assert found["alone_again"] is True and found["again"] == 20
+    assert found["published_end"] == 1
