@@ -15,6 +15,7 @@ import asyncio
 import logging
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +25,9 @@ from channels_redis.pubsub import (
     RedisPubSubLoopLayer,
     RedisSingleShardConnection,
 )
-from channels_redis.utils import _wrap_close, decode_hosts
+from channels_redis.utils import _wrap_close, create_pool, decode_hosts
+from redis import asyncio as aioredis
+from redis.asyncio.client import PubSub
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +65,45 @@ JOIN_WAIT_S = 2.0
 JOIN_ATTEMPTS = 3
 
 
+class _WatchedPubSub(PubSub):
+    """redis-py's pub/sub, telling its shard each time its connection is made again.
+
+    redis-py reconnects a dropped pub/sub connection and subscribes it again by itself, so
+    the receiver may never see an error; meanwhile a process that joined a group announced it
+    while this one was not listening (:meth:`_BoundedShard.connected`)."""
+
+    def __init__(self, pool: Any, shard: _BoundedShard) -> None:
+        super().__init__(pool)
+        self.shard = shard
+
+    async def on_connect(self, connection: Any) -> None:
+        await self.shard.connected(super().on_connect, connection)
+
+
 class _BoundedShard(RedisSingleShardConnection):  # type: ignore[misc]
+    def _ensure_redis(self) -> None:
+        # As channels-redis does, with a pub/sub that reports its reconnections.
+        if self._redis is None:
+            pool = create_pool(self.host)
+            self._redis = aioredis.Redis(connection_pool=pool)
+            self._pubsub = _WatchedPubSub(pool, self)
+
+    async def connected(
+        self, resubscribe: Callable[[Any], Awaitable[None]], connection: Any
+    ) -> None:
+        """The pub/sub connection was made (again): whatever this process took as its alone
+        may have been joined meanwhile, unheard. So it forgets them before subscribing again
+        (what it sends goes through Redis from now on), and once subscribed announces its
+        groups again, so that a process that took one of them as its own while this one was
+        away learns that it is not."""
+        layer = self.channel_layer
+        mine = [name for name in layer.groups if layer._get_shard(name) is self]
+        layer.rejoined(mine)
+        await resubscribe(connection)
+        for name in mine:
+            announce = CONTROL + f"join:{layer.process_id}:again".encode()
+            layer._spawn(self.publish_counted(name, announce))
+
     async def publish_counted(self, channel: str, message: bytes) -> int:
         """PUBLISH, and how many subscriber connections received it (every process has one
         per shard, its own included once Redis has processed its SUBSCRIBE)."""
@@ -140,7 +181,8 @@ class _BoundedLoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
     table only after that (the consumer sends it once ``group_add`` returns). So it sees
     every message sent before, and receives every message sent after. A group stays shared
     until its last local member leaves (a later first member announces again); every alone
-    is forgotten when the subscription's connection fails. Sends wait for a join being
+    is forgotten when the subscription's connection fails or is made again (redis-py makes
+    it again by itself), and the groups are then announced again. Sends wait for a join being
     announced, so a message delivered in-process never overtakes one sent through Redis.
     """
 
@@ -175,6 +217,13 @@ class _BoundedLoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
 
     def forget_alone(self) -> None:
         self.alone.clear()
+
+    def rejoined(self, group_channels: list[str]) -> None:
+        """The subscription was made again: forget every alone, and void a decision being
+        taken across the gap (:meth:`_announce` takes none if a join was heard meanwhile)."""
+        self.forget_alone()
+        for name in group_channels:
+            self._heard[name] = self._heard.get(name, 0) + 1
 
     async def group_add(self, group: str, channel: str) -> None:
         group_channel = self._get_group_channel_name(group)

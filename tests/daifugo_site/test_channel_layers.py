@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -132,3 +133,62 @@ def test_a_group_this_process_alone_listens_to_skips_redis_until_another_joins(
     assert found["published_shared"] == (1, 1)
     assert found["alone_again"] is True and found["again"] == 20
     assert found["published_end"] == 1
+
+
+async def _reconnected(url: str) -> dict[str, object]:
+    """A's pub/sub connection is dropped (as by a Redis restart or a network cut) and B joins
+    before A has subscribed again: B's announcement reaches nobody else, so B takes the
+    group as its own, while A took it as A's. redis-py reconnects and subscribes A again by
+    itself; A must then stop taking the group as its own, and tell B."""
+    import redis.asyncio as aioredis
+
+    hosts = [{"address": url, "socket_timeout": 30}]
+    a, b = BoundedPubSubChannelLayer(hosts=hosts), BoundedPubSubChannelLayer(hosts=hosts)
+    a1 = await a.new_channel()
+    await a.group_add("g", a1)
+    group = a._get_layer()._get_group_channel_name("g")
+    found: dict[str, object] = {"alone_first": group in a._get_layer().alone}
+    # Hold A's reconnection until B has joined: the gap, made certain.
+    shard = a._get_layer()._shards[0]
+    gap_over = asyncio.Event()
+    reconnecting = asyncio.Event()
+    real = shard.connected
+
+    async def held(resubscribe: Any, connection: Any) -> None:
+        reconnecting.set()
+        await gap_over.wait()
+        await real(resubscribe, connection)
+
+    shard.connected = held
+    admin = aioredis.Redis.from_url(url)
+    await admin.client_kill_filter(_type="pubsub")
+    await asyncio.wait_for(reconnecting.wait(), 10)
+    b1 = await b.new_channel()
+    await b.group_add("g", b1)
+    found["b_alone_in_gap"] = group in b._get_layer().alone
+    gap_over.set()
+    for _ in range(100):
+        if group not in b._get_layer().alone and group not in a._get_layer().alone:
+            break
+        await asyncio.sleep(0.05)
+    found["a_alone"] = group in a._get_layer().alone
+    found["b_alone"] = group in b._get_layer().alone
+    await a.group_send("g", {"type": "t", "n": 1})
+    await b.group_send("g", {"type": "t", "n": 2})
+    found["a_got"] = [await _receive(a, a1) for _ in range(2)]
+    found["b_got"] = [await _receive(b, b1) for _ in range(2)]
+    await admin.aclose()
+    await a.flush()
+    await b.flush()
+    return found
+
+
+def test_a_pubsub_connection_dropped_and_made_again_forgets_and_announces_its_groups(
+    redis_url: str,
+) -> None:
+    found = asyncio.run(_reconnected(redis_url))
+    assert found["alone_first"] is True
+    # What the gap looked like from B: nobody else listening.
+    assert found["b_alone_in_gap"] is True
+    assert found["a_alone"] is False and found["b_alone"] is False
+    assert found["a_got"] == [1, 2] and found["b_got"] == [1, 2]
