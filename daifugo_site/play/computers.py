@@ -146,7 +146,24 @@ class FairPool:
                 self._queues.move_to_end(owner, last=False)
             queue.append(job)
         self._dispatch()
-        return await job.future
+        try:
+            return await job.future
+        except asyncio.CancelledError:
+            self._forget(job)
+            raise
+
+    def _forget(self, job: _Job) -> None:
+        """A cancelled call leaves its queue now, not at the next dispatch: ``queued`` (the
+        review's check for a free place counts it) is exact once the caller has gone."""
+        with self._lock:
+            queue = self._queues.get(job.owner)
+            if queue is None:
+                return
+            kept = deque(waiting for waiting in queue if waiting is not job)
+            if kept:
+                self._queues[job.owner] = kept
+            else:
+                del self._queues[job.owner]
 
     def _next_job(self) -> _Job | None:
         """Under the lock: the first owner in rotation that may start one more call."""
