@@ -4,6 +4,7 @@ in the DOM while the curtain is down."""
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -133,3 +134,52 @@ def test_hotseat_hides_every_hand_behind_the_curtain(
         pytest.fail("the hotseat match did not end in time")
     assert curtains >= 4
     assert page_problems(page) == []
+
+
+def test_the_room_page_goes_to_the_table_once(daphne_server: DaphneServer, new_page: Any) -> None:
+    """The room page polls every 3 s; once a poll's answer sends it to the table, it polls
+    no more. On a slow connection the table took longer than a poll to load, the next
+    poll's answer started the navigation again and cancelled the first (CI under load saw
+    the table's request and a poll fail). Here the table's request is held for 7 s."""
+    host = new_page(locale="ja-JP")
+    host.goto(f"{daphne_server.url}/ja/play/")
+    host.locator('select[name="table"]').select_option("1v1")
+    host.locator("#room-nickname").fill("Aki")
+    host.locator('[data-action="create-room"]').click()
+    link = host.locator('[data-testid="room-link"]')
+    expect(link).to_be_visible()
+    url = link.get_attribute("href")
+    assert url
+    guest = new_page(locale="ja-JP")
+    guest.goto(url)
+    guest.locator("#room-name").fill("Bo")
+    guest.locator('[data-testid="room-seats"] [data-action="take-seat"][data-seat="1"]').click()
+    expect(guest.locator('[data-testid="room-seats"] [data-seat="1"]')).to_contain_text("Bo")
+
+    held: list[Any] = []
+    polls: list[str] = []
+    released: list[bool] = []
+
+    def hold(route: Any) -> None:
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    guest.route(re.compile(r"/play/(?!room/)[^/?]+/$"), hold)
+    guest.on("request", lambda r: polls.append(r.url) if "part=seats" in r.url else None)
+    host.reload()
+    host.locator('[data-action="start-room"]').click()
+    deadline = time.monotonic() + 15
+    while not held:
+        assert time.monotonic() < deadline, "the guest's page never went to the table"
+        guest.wait_for_timeout(100)
+    polled = len(polls)
+    guest.wait_for_timeout(7000)  # more than two polls' time
+    assert len(polls) == polled, "the page kept polling on its way to the table"
+    assert len(held) == 1, "the table's request was started again"
+    released.append(True)
+    for route in held:
+        route.continue_()
+    expect(guest.locator('[data-testid="hand"] button[data-card]').first).to_be_visible()
+    assert page_problems(guest) == []
