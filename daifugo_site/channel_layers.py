@@ -100,8 +100,8 @@ class _BoundedShard(RedisSingleShardConnection):  # type: ignore[misc]
         mine = [name for name in layer.groups if layer._get_shard(name) is self]
         layer.rejoined(mine)
         await resubscribe(connection)
+        announce = CONTROL + f"join:{layer.process_id}:again".encode()
         for name in mine:
-            announce = CONTROL + f"join:{layer.process_id}:again".encode()
             layer._spawn(self.publish_counted(name, announce))
 
     async def publish_counted(self, channel: str, message: bytes) -> int:
@@ -110,26 +110,6 @@ class _BoundedShard(RedisSingleShardConnection):  # type: ignore[misc]
         async with self._lock:
             self._ensure_redis()
             return int(await self._redis.publish(channel, message))
-
-    async def _do_receiving(self) -> None:
-        # As channels-redis does, but a failed read (Redis restarted, the connection lost)
-        # also forgets which groups were known to be this process's alone: a process that
-        # joined one meanwhile announced it while this one was not listening.
-        while True:
-            try:
-                if self._pubsub and self._pubsub.subscribed:
-                    message = await self._pubsub.get_message(
-                        ignore_subscribe_messages=True, timeout=0.1
-                    )
-                    self._receive_message(message)
-                else:
-                    await asyncio.sleep(0.1)
-            except (asyncio.CancelledError, TimeoutError, GeneratorExit):
-                raise
-            except BaseException:
-                self.channel_layer.forget_alone()
-                log.exception("the pub/sub receiver failed; trying again in 1 s")
-                await asyncio.sleep(1)
 
     def _receive_message(self, message: dict[str, Any] | None) -> None:
         # As channels-redis does, but a full queue drops the message for that one consumer
@@ -181,9 +161,10 @@ class _BoundedLoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
     table only after that (the consumer sends it once ``group_add`` returns). So it sees
     every message sent before, and receives every message sent after. A group stays shared
     until its last local member leaves (a later first member announces again); every alone
-    is forgotten when the subscription's connection fails or is made again (redis-py makes
-    it again by itself), and the groups are then announced again. Sends wait for a join being
-    announced, so a message delivered in-process never overtakes one sent through Redis.
+    is forgotten whenever the subscription's connection is made again (redis-py makes it
+    again by itself, after a failed read too), and the groups are then announced again.
+    Sends wait for a join being announced, so a message delivered in-process never
+    overtakes one sent through Redis.
     """
 
     def __init__(self, hosts: Any = None, *args: Any, **kwargs: Any) -> None:
@@ -215,13 +196,10 @@ class _BoundedLoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
             except asyncio.QueueFull:
                 log.warning("channel %s over capacity: a message was dropped", channel)
 
-    def forget_alone(self) -> None:
-        self.alone.clear()
-
     def rejoined(self, group_channels: list[str]) -> None:
-        """The subscription was made again: forget every alone, and void a decision being
+        """The subscription was made (again): forget every alone, and void a decision being
         taken across the gap (:meth:`_announce` takes none if a join was heard meanwhile)."""
-        self.forget_alone()
+        self.alone.clear()
         for name in group_channels:
             self._heard[name] = self._heard.get(name, 0) + 1
 
