@@ -53,15 +53,13 @@ def hand_cards(page: Any) -> set[str]:
     return set(codes)
 
 
-@pytest.mark.parametrize(
-    ("lang", "locale", "table", "over"),
-    [("zh-hans", "zh-CN", "1v1", "比赛结束"), ("ja", "ja-JP", "1v1", "対戦終了")],
-)
-def test_two_people_play_a_room_through_its_link(
-    daphne_server: DaphneServer, new_page: Any, lang: str, locale: str, table: str, over: str
-) -> None:
+def room_with_a_guest(
+    server: DaphneServer, new_page: Any, lang: str, locale: str, table: str
+) -> tuple[Any, Any]:
+    """Aki makes a room at the fastest pace and Bo, in a browser of their own, takes seat 1
+    through its link: the two pages, the guest's still on the room page."""
     host = new_page(locale=locale)
-    host.goto(f"{daphne_server.url}/{lang}/play/")
+    host.goto(f"{server.url}/{lang}/play/")
     host.locator('select[name="table"]').select_option(table)
     host.locator('select[name="speed"]').select_option("300")
     host.locator("#room-nickname").fill("Aki")
@@ -76,6 +74,17 @@ def test_two_people_play_a_room_through_its_link(
     guest.locator("#room-name").fill("Bo")
     guest.locator('[data-testid="room-seats"] [data-action="take-seat"][data-seat="1"]').click()
     expect(guest.locator('[data-testid="room-seats"] [data-seat="1"]')).to_contain_text("Bo")
+    return host, guest
+
+
+@pytest.mark.parametrize(
+    ("lang", "locale", "table", "over"),
+    [("zh-hans", "zh-CN", "1v1", "比赛结束"), ("ja", "ja-JP", "1v1", "対戦終了")],
+)
+def test_two_people_play_a_room_through_its_link(
+    daphne_server: DaphneServer, new_page: Any, lang: str, locale: str, table: str, over: str
+) -> None:
+    host, guest = room_with_a_guest(daphne_server, new_page, lang, locale, table)
     host.reload()
     expect(host.locator('[data-testid="room-seats"]')).to_contain_text("Bo")
     host.locator('[data-action="start-room"]').click()
@@ -141,20 +150,7 @@ def test_the_room_page_goes_to_the_table_once(daphne_server: DaphneServer, new_p
     no more. On a slow connection the table took longer than a poll to load, the next
     poll's answer started the navigation again and cancelled the first (CI under load saw
     the table's request and a poll fail). Here the table's request is held for 7 s."""
-    host = new_page(locale="ja-JP")
-    host.goto(f"{daphne_server.url}/ja/play/")
-    host.locator('select[name="table"]').select_option("1v1")
-    host.locator("#room-nickname").fill("Aki")
-    host.locator('[data-action="create-room"]').click()
-    link = host.locator('[data-testid="room-link"]')
-    expect(link).to_be_visible()
-    url = link.get_attribute("href")
-    assert url
-    guest = new_page(locale="ja-JP")
-    guest.goto(url)
-    guest.locator("#room-name").fill("Bo")
-    guest.locator('[data-testid="room-seats"] [data-action="take-seat"][data-seat="1"]').click()
-    expect(guest.locator('[data-testid="room-seats"] [data-seat="1"]')).to_contain_text("Bo")
+    host, guest = room_with_a_guest(daphne_server, new_page, "ja", "ja-JP", "1v1")
 
     held: list[Any] = []
     polls: list[str] = []

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import redis.asyncio as aioredis
 
 from daifugo_site import channel_layers
 from daifugo_site.channel_layers import BoundedPubSubChannelLayer
@@ -79,10 +80,23 @@ async def _receive(layer: BoundedPubSubChannelLayer, channel: str) -> int:
     return int((await asyncio.wait_for(layer.receive(channel), 5))["n"])
 
 
-async def _two_processes(url: str) -> dict[str, object]:
+def _two_layers(url: str) -> tuple[BoundedPubSubChannelLayer, BoundedPubSubChannelLayer]:
+    """Two layers on one loop: two processes to Redis, each its own connections and id."""
     hosts = [{"address": url, "socket_timeout": 30}]
-    # Two layers on one loop are two processes to Redis: each its own connections and id.
-    a, b = BoundedPubSubChannelLayer(hosts=hosts), BoundedPubSubChannelLayer(hosts=hosts)
+    return BoundedPubSubChannelLayer(hosts=hosts), BoundedPubSubChannelLayer(hosts=hosts)
+
+
+async def _each_way(
+    a: BoundedPubSubChannelLayer, a1: str, b: BoundedPubSubChannelLayer, b1: str, n: int
+) -> tuple[list[int], list[int]]:
+    """``a`` sends n, ``b`` sends n + 1: what each one's consumer receives."""
+    await a.group_send("g", {"type": "t", "n": n})
+    await b.group_send("g", {"type": "t", "n": n + 1})
+    return [await _receive(a, a1) for _ in range(2)], [await _receive(b, b1) for _ in range(2)]
+
+
+async def _two_processes(url: str) -> dict[str, object]:
+    a, b = _two_layers(url)
     sent_a, sent_b = _published(a), _published(b)
     a1, a2 = await a.new_channel(), await a.new_channel()
     await a.group_add("g", a1)
@@ -99,10 +113,7 @@ async def _two_processes(url: str) -> dict[str, object]:
     await b.group_add("g", b1)
     found["alone_after_join"] = group in a._get_layer().alone
     found["b_alone"] = group in b._get_layer().alone
-    await a.group_send("g", {"type": "t", "n": 10})
-    await b.group_send("g", {"type": "t", "n": 11})
-    found["a_after"] = [await _receive(a, a1) for _ in range(2)]
-    found["b_after"] = [await _receive(b, b1) for _ in range(2)]
+    found["a_after"], found["b_after"] = await _each_way(a, a1, b, b1, 10)
     found["published_shared"] = (len(sent_a), len(sent_b))
     # The other leaves; the first stays shared until its own last member leaves and a
     # later first member finds the group alone again.
@@ -140,10 +151,7 @@ async def _reconnected(url: str) -> dict[str, object]:
     before A has subscribed again: B's announcement reaches nobody else, so B takes the
     group as its own, while A took it as A's. redis-py reconnects and subscribes A again by
     itself; A must then stop taking the group as its own, and tell B."""
-    import redis.asyncio as aioredis
-
-    hosts = [{"address": url, "socket_timeout": 30}]
-    a, b = BoundedPubSubChannelLayer(hosts=hosts), BoundedPubSubChannelLayer(hosts=hosts)
+    a, b = _two_layers(url)
     a1 = await a.new_channel()
     await a.group_add("g", a1)
     group = a._get_layer()._get_group_channel_name("g")
@@ -173,10 +181,7 @@ async def _reconnected(url: str) -> dict[str, object]:
         await asyncio.sleep(0.05)
     found["a_alone"] = group in a._get_layer().alone
     found["b_alone"] = group in b._get_layer().alone
-    await a.group_send("g", {"type": "t", "n": 1})
-    await b.group_send("g", {"type": "t", "n": 2})
-    found["a_got"] = [await _receive(a, a1) for _ in range(2)]
-    found["b_got"] = [await _receive(b, b1) for _ in range(2)]
+    found["a_got"], found["b_got"] = await _each_way(a, a1, b, b1, 1)
     await admin.aclose()
     await a.flush()
     await b.flush()
