@@ -101,6 +101,21 @@ PAGE_FACTS = """() => {
 }"""
 
 
+# Drawn whole and on top: it lies inside the unscrolled screen, and its centre and points
+# near its corners (inside any rounding) are on it.
+WHOLE_IN_VIEW = """(el) => {
+  const r = el.getBoundingClientRect();
+  if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) { return false; }
+  const x = (f) => r.left + r.width * f, y = (f) => r.top + r.height * f;
+  const points = [[x(0.5), y(0.5)], [x(0.1), y(0.2)], [x(0.9), y(0.2)], [x(0.1), y(0.8)],
+    [x(0.9), y(0.8)]];
+  return points.every(([x, y]) => {
+    const hit = document.elementFromPoint(x, y);
+    return !!hit && (hit === el || el.contains(hit));
+  });
+}"""
+
+
 def check_page(page: Any, lang: str) -> None:
     """The page a person has in front of them now is a whole, translated page that fits."""
     page.wait_for_load_state("load")
@@ -568,6 +583,15 @@ def test_hotseat_on_one_device_behind_the_curtain(
     assert all(any(name in said for said in curtains) for name in names), curtains
     page.evaluate(SETTLED)
     check_page(page, lang)
+    # The way on, seen without scrolling (on a phone, at the foot of the result's sheet):
+    # the room's page, where the one who made the room plays again with the same seats.
+    page.evaluate("window.scrollTo(0, 0)")
+    way_on = page.locator('#room-panel a[data-action="room-page"]')
+    assert way_on.evaluate(WHOLE_IN_VIEW), "the room's page is not in view at the match's end"
+    press(way_on)
+    page.wait_for_url(re.compile(r"/room/[^/]+/$"))
+    check_page(page, lang)
+    expect(page.locator('[data-action="play-again-room"]')).to_be_visible()
 
 
 def sign_up_as_a_person(page: Any, server: DaphneServer, lang: str, address: str) -> None:
