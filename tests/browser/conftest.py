@@ -218,6 +218,35 @@ COUNT_FRAMES = (
 FIRST_FRAME = "() => window.__frames > 0"
 
 
+# Drawn whole and on top: it lies inside the unscrolled screen, and its centre and points
+# near its corners (inside any rounding) are on it: not cut off by a scrolling panel's
+# edge, not under the bar or a sheet.
+WHOLE_IN_VIEW = """(el) => {
+  const r = el.getBoundingClientRect();
+  if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) { return false; }
+  const x = (f) => r.left + r.width * f, y = (f) => r.top + r.height * f;
+  const points = [[x(0.5), y(0.5)], [x(0.1), y(0.2)], [x(0.9), y(0.2)], [x(0.1), y(0.8)],
+    [x(0.9), y(0.8)]];
+  return points.every(([x, y]) => {
+    const hit = document.elementFromPoint(x, y);
+    return !!hit && (hit === el || el.contains(hit));
+  });
+}"""
+
+
+def phone_page(new_page: Any, locale: str, width: int = 390, height: int = 844) -> Any:
+    """A phone's browser (touch, ``width``×``height``) whose socket frames are counted
+    (``FIRST_FRAME``)."""
+    page = new_page(
+        locale=locale,
+        viewport={"width": width, "height": height},
+        has_touch=True,
+        is_mobile=True,
+    )
+    page.add_init_script(COUNT_FRAMES)
+    return page
+
+
 # Resolves once every finite animation and transition on the page has finished: measure a
 # table at rest, not a card halfway through fading in (axe reads its half opacity as low
 # contrast, a layout check sees it mid-flight).

@@ -16,44 +16,28 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import DaphneServer, page_problems
+from tests.browser.conftest import WHOLE_IN_VIEW, DaphneServer, page_problems, phone_page
 from tests.browser.test_journeys import (
-    COUNT_FRAMES,
     NAMES,
     TOUCH,
     name_hotseat_players,
     set_up_form,
     take_my_turn,
 )
-from tests.browser.test_phone_choices import WHOLE
 
 pytestmark = pytest.mark.browser
 
 ROUND_TIMEOUT = 180.0
 
 
-# One screen: each case plays a whole round (about 40 s), and the hotseat journey checks
-# the match's end in all four combinations (test_journeys.py).
-@pytest.mark.parametrize(
-    ("lang", "locale", "width", "height"),
-    [pytest.param("zh-hans", "zh-CN", 390, 844, id="zh-390x844")],
-)
+# One screen (a whole round takes about 40 s): the hotseat journey checks the match's end in
+# all four combinations (test_journeys.py).
 def test_next_round_is_at_the_foot_of_the_result_on_a_phone(
-    daphne_server: DaphneServer,
-    new_page: Any,
-    lang: str,
-    locale: str,
-    width: int,
-    height: int,
+    daphne_server: DaphneServer, new_page: Any
 ) -> None:
-    page = new_page(
-        locale=locale,
-        viewport={"width": width, "height": height},
-        has_touch=True,
-        is_mobile=True,
-    )
+    lang = "zh-hans"
+    page = phone_page(new_page, "zh-CN")
     setattr(page, TOUCH, True)  # the journeys' helpers tap, as on a phone
-    page.context.add_init_script(COUNT_FRAMES)
     page.goto(f"{daphne_server.url}/{lang}/play/")
     set_up_form(page, "4", rounds="3")
     page.locator("#room-mode").select_option("hotseat")
@@ -76,12 +60,12 @@ def test_next_round_is_at_the_foot_of_the_result_on_a_phone(
     next_round = page.locator('[data-action="next"]')
     expect(next_round).to_have_count(1)
     page.wait_for_timeout(400)  # the sheet has risen
-    assert next_round.evaluate(WHOLE), "Next round is not whole in view"
+    assert next_round.evaluate(WHOLE_IN_VIEW), "Next round is not whole in view"
     box = next_round.bounding_box()
     assert box is not None and box["height"] >= 44 and box["width"] >= 44, box
     # Nothing of the result is under it: its sheet makes room at its foot.
     rows = page.locator("#results tbody tr")
-    assert rows.last.evaluate(WHOLE), "the result's last row is covered"
+    assert rows.last.evaluate(WHOLE_IN_VIEW), "the result's last row is covered"
 
     # A tap where it is, as a thumb does: the next round starts (its curtain comes down).
     page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)

@@ -37,6 +37,7 @@ from tests.browser.conftest import (
     COUNT_FRAMES,
     FIRST_FRAME,
     SETTLED,
+    WHOLE_IN_VIEW,
     DaphneServer,
     page_problems,
     watch_problems,
@@ -98,21 +99,6 @@ PAGE_FACTS = """() => {
     width: document.scrollingElement.scrollWidth,
     innerWidth: window.innerWidth,
   };
-}"""
-
-
-# Drawn whole and on top: it lies inside the unscrolled screen, and its centre and points
-# near its corners (inside any rounding) are on it.
-WHOLE_IN_VIEW = """(el) => {
-  const r = el.getBoundingClientRect();
-  if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) { return false; }
-  const x = (f) => r.left + r.width * f, y = (f) => r.top + r.height * f;
-  const points = [[x(0.5), y(0.5)], [x(0.1), y(0.2)], [x(0.9), y(0.2)], [x(0.1), y(0.8)],
-    [x(0.9), y(0.8)]];
-  return points.every(([x, y]) => {
-    const hit = document.elementFromPoint(x, y);
-    return !!hit && (hit === el || el.contains(hit));
-  });
 }"""
 
 

@@ -18,7 +18,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import COUNT_FRAMES, FIRST_FRAME, DaphneServer, page_problems
+from tests.browser.conftest import (
+    FIRST_FRAME,
+    WHOLE_IN_VIEW,
+    DaphneServer,
+    page_problems,
+    phone_page,
+)
 from tests.browser.test_phone_table import VISIBLE_POINT
 
 pytestmark = pytest.mark.browser
@@ -74,38 +80,6 @@ Game.objects.filter(pk=g.id).update(resume_hash=hash_resume_token(TOKEN))
 print(g.id)
 """
 
-#: Whether ``selector``'s element is drawn in view: inside the screen, and on top at some
-#: point of it (not under the bar or anything else).
-IN_VIEW = """(selector) => {
-  const el = document.querySelector(selector);
-  if (!el || !el.checkVisibility({visibilityProperty: true})) { return false; }
-  const r = el.getBoundingClientRect();
-  if (r.top < -0.5 || r.left < -0.5 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5) {
-    return false;
-  }
-  for (let fy = 0.1; fy < 0.95; fy += 0.2) {
-    for (let fx = 0.1; fx < 0.95; fx += 0.2) {
-      const hit = document.elementFromPoint(r.left + r.width * fx, r.top + r.height * fy);
-      if (hit && (hit === el || el.contains(hit))) { return true; }
-    }
-  }
-  return false;
-}"""
-
-
-#: Whether the element is drawn whole: its centre and the points just inside its corners
-#: are all on it (none cut off by a scrolling panel's edge or under something else).
-WHOLE = """(el) => {
-  const r = el.getBoundingClientRect();
-  const points = [[r.left + r.width / 2, r.top + r.height / 2],
-    [r.left + 3, r.top + 3], [r.right - 3, r.top + 3],
-    [r.left + 3, r.bottom - 3], [r.right - 3, r.bottom - 3]];
-  return points.every(([x, y]) => {
-    const hit = document.elementFromPoint(x, y);
-    return !!hit && (hit === el || el.contains(hit));
-  });
-}"""
-
 
 def bring_to_choice(server: DaphneServer, kind: str) -> tuple[str, str]:
     token = f"phone-choice-{kind}"
@@ -138,13 +112,7 @@ def test_a_choice_is_made_by_tapping_on_a_phone(
     height: int,
 ) -> None:
     game_id, token = bring_to_choice(daphne_server, kind)
-    page = new_page(
-        locale=locale,
-        viewport={"width": width, "height": height},
-        has_touch=True,
-        is_mobile=True,
-    )
-    page.add_init_script(COUNT_FRAMES)
+    page = phone_page(new_page, locale, width, height)
     page.goto(f"{daphne_server.url}/{lang}/play/{game_id}/resume/{token}/")
     page.locator('[data-action="resume"]').tap()
     page.wait_for_function(FIRST_FRAME)
@@ -156,9 +124,10 @@ def test_a_choice_is_made_by_tapping_on_a_phone(
     # The prompt, the choice's button and the whole fan: in view, uncovered.
     page.evaluate("window.scrollTo(0, 0)")
     page.wait_for_timeout(400)  # the fan's cards settle
-    assert page.evaluate(IN_VIEW, "#choice-prompt"), "the prompt is not in view"
+    assert page.locator("#choice-prompt").evaluate(WHOLE_IN_VIEW), "the prompt is not in view"
     button = "name" if kind == "name" else "choose"
-    assert page.evaluate(IN_VIEW, f'[data-action="{button}"]'), f"{button} is not in view"
+    control = page.locator(f'[data-action="{button}"]')
+    assert control.evaluate(WHOLE_IN_VIEW), f"{button} is not in view"
     cards = page.locator("[data-hand-fan] [data-fan-card]")
     assert cards.count() >= count
     for i in range(cards.count()):
@@ -170,7 +139,8 @@ def test_a_choice_is_made_by_tapping_on_a_phone(
     if kind == "name":
         ranks = page.locator("[data-name-form] button[data-rank]")
         for i in range(ranks.count()):  # every rank can be named: none cut off or covered
-            assert ranks.nth(i).evaluate(WHOLE), f"rank {ranks.nth(i).inner_text()} not whole"
+            rank = ranks.nth(i)
+            assert rank.evaluate(WHOLE_IN_VIEW), f"rank {rank.inner_text()} not whole"
         for i in range(count):
             ranks.nth(i).tap()
             expect(ranks.nth(i)).to_have_attribute("aria-pressed", "true")
@@ -179,7 +149,7 @@ def test_a_choice_is_made_by_tapping_on_a_phone(
             point = cards.nth(i).evaluate(VISIBLE_POINT)
             page.touchscreen.tap(point["x"], point["y"])
             expect(cards.nth(i)).to_have_class(re.compile(r"\bis-selected\b"), timeout=3_000)
-    page.locator(f'[data-action="{button}"]').tap()
+    control.tap()
     expect(page.locator('[data-testid="choice"]')).to_have_count(0)
     assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
     assert page_problems(page) == []

@@ -23,11 +23,11 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import (
-    COUNT_FRAMES,
     FIRST_FRAME,
     DaphneServer,
     hand_state,
     page_problems,
+    phone_page,
 )
 
 ROUND_TIMEOUT = 150.0
@@ -165,13 +165,7 @@ def test_a_whole_round_on_a_phone_without_scrolling(
     locale: str,
     table: str,
 ) -> None:
-    page = new_page(
-        locale=locale,
-        viewport={"width": width, "height": height},
-        has_touch=True,
-        is_mobile=True,
-    )
-    page.add_init_script(COUNT_FRAMES)
+    page = phone_page(new_page, locale, width, height)
     page.goto(f"{daphne_server.url}/{lang}/play/")
     page.locator('select[name="table"]').select_option(table)
     page.locator('select[name="speed"]').select_option("300")
