@@ -16,6 +16,10 @@ against FujiGokoro as built): it is started like the opponents, and its games ar
 the server's record when the match ends (``--server-log``, by default ``tournament.dat`` in
 the work folder).
 
+``python -m uecda.tournament pool --name NAME RECORD...`` reads the server records of several
+runs fixed beforehand and prints them as one measurement: the same figures over every game,
+each run's mean, and batch means taken within runs (a batch never spans two matches).
+
 With ``--server-log FILE`` the server also gets ``-l FILE`` (FujiGokoro's server writes the
 match's record there when the match ends; ``python -m uecda.train_policy`` reads
 such records), and it is given time to write it.
@@ -137,7 +141,43 @@ def records_of(text: str, name: str) -> list[GameRecord]:
     return records
 
 
+def pooled(runs: Sequence[Sequence[GameRecord]], batch: int = 12) -> dict[str, Any]:
+    """Several runs as one measurement: :func:`summary` over all their games, each run's
+    mean points, and the batch-means interval from batches cut within each run.
+
+    >>> a = [GameRecord(0, (0, 1, 2, 3, 4), None)] * 4   # four wins: 5 points each
+    >>> b = [GameRecord(0, (1, 2, 3, 4, 0), None)] * 4   # four last places: 1 point each
+    >>> s = pooled([a, b], batch=2)
+    >>> s["games"], s["mean_points"], s["runs"], s["batch_means_ci95"]
+    (8, 3.0, [5.0, 1.0], (0.737, 5.263))
+    """
+    everything = [r for run in runs for r in run]
+    result = summary(everything, batch)
+    batches = [
+        sum(r.points for r in run[i : i + batch]) / batch
+        for run in runs
+        for i in range(0, len(run) - batch + 1, batch)
+    ]
+    result["batch_means_ci95"] = interval(batches)[1:] if len(batches) > 1 else None
+    result["runs"] = [round(sum(r.points for r in run) / len(run), 3) for run in runs if run]
+    return result
+
+
+def pool_main(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m uecda.tournament pool")
+    parser.add_argument("--name", required=True, help="the player's name in the records")
+    parser.add_argument("--batch", type=int, default=12, help="games per batch (batch means)")
+    parser.add_argument("records", nargs="+", type=Path, help="server records (-l), one a run")
+    args = parser.parse_args(argv)
+    runs = [records_of(p.read_text(encoding="latin-1"), args.name) for p in args.records]
+    print(json.dumps(pooled(runs, args.batch)))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["pool"]:
+        return pool_main(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m uecda.tournament")
     parser.add_argument("--server", required=True, type=Path)
     parser.add_argument("--opponent", required=True, type=Path, action="append")

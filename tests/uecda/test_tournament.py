@@ -89,3 +89,28 @@ def test_another_program_in_the_fifth_seat_is_tallied_from_the_servers_record(
     assert (tally["first"], tally["last"]) == (0.333, 0.333)
     assert tally["by_previous_place"] == {"none": [1, 5.0], "5": [2, 2.0]}
     assert (tmp_path / "tournament.dat").exists()
+
+
+def test_pool_reads_several_runs_records_as_one_measurement(tmp_path, capsys):
+    """``pool``: every run's games together, each run's mean, and batches cut within runs
+    (a batch of the first run's last game and the second's first would hide the runs'
+    difference)."""
+    import json
+
+    from uecda import tournament
+
+    def record(results):
+        return "player o1 o2 o3 o4 program\n" + "".join(
+            f"/*\nclass 0 1 2 3 4\nresult {' '.join(map(str, r))}\n*/\n" for r in results
+        )
+
+    first, last = [4, 3, 2, 1, 0], [0, 1, 2, 3, 4]  # the program's result: 0 is the first place
+    (tmp_path / "a.dat").write_text(record([first, first, first]))
+    (tmp_path / "b.dat").write_text(record([last, last, last]))
+    argv = ["pool", "--name", "program", "--batch", "2"]
+    assert tournament.main([*argv, str(tmp_path / "a.dat"), str(tmp_path / "b.dat")]) == 0
+    s = json.loads(capsys.readouterr().out)
+    assert (s["games"], s["mean_points"], s["runs"]) == (6, 3.0, [5.0, 1.0])
+    assert (s["first"], s["last"]) == (0.5, 0.5)
+    # Two batches (one a run; the third game of each run is left over): 5 and 1.
+    assert s["batch_means_ci95"] == [round(3 - 1.959964 * 2, 3), round(3 + 1.959964 * 2, 3)]
