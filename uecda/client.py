@@ -17,6 +17,7 @@ import dataclasses
 import random
 import socket
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -47,6 +48,9 @@ class GameRecord:
     result: tuple[int, ...]  # player numbers, first place to last
     previous_class: int | None  # this client's class coming in (None: a game with no classes)
     rejected: int = 0
+    #: Wall-clock milliseconds of each decision with a choice in it (two or more legal
+    #: moves), from the table read to the move chosen: what a person at the site waits.
+    move_ms: tuple[float, ...] = ()
 
     @property
     def place(self) -> int:
@@ -283,18 +287,22 @@ def play_games(
             game.gave = cards
             conn.send_table(P.cards_table(cards))
         flag = P.GAME_GOES_ON
+        move_ms: list[float] = []
         while flag == P.GAME_GOES_ON:
             if game.turn(conn.read_table()):
+                started = time.perf_counter()
                 obs = game.observation()
                 if on_turn is not None:
                     on_turn(obs)
                 move = player.choose_move(obs, rng, budget) if obs.legal else PASS
+                if len(obs.legal) > 1:
+                    move_ms.append((time.perf_counter() - started) * 1000)
                 conn.send_table(game.move_table(move))
                 if conn.read_int() != P.ACCEPTED and not move.is_pass:
                     game.rejected += 1  # the server takes a refused play as a pass
             game.stage(conn.read_table())
             flag = conn.read_int()
-        record = GameRecord(me, game.result(), game.previous_class, game.rejected)
+        record = GameRecord(me, game.result(), game.previous_class, game.rejected, tuple(move_ms))
         records.append(record)
         if on_game is not None:
             on_game(record)

@@ -94,7 +94,7 @@ def summary(records: Sequence[GameRecord], batch: int = 12) -> dict[str, Any]:
     for r in records:
         key = "none" if r.previous_class is None else str(r.previous_class + 1)
         by_class.setdefault(key, []).append(r.points)
-    return {
+    result: dict[str, Any] = {
         "games": len(points),
         "mean_points": mean,
         "ci95": [low, high],
@@ -107,6 +107,25 @@ def summary(records: Sequence[GameRecord], batch: int = 12) -> dict[str, Any]:
         },
         "rejected": sum(r.rejected for r in records),
     }
+    times = [t for r in records for t in r.move_ms]
+    if times:
+        result["move_ms"] = move_times(times)
+    return result
+
+
+def move_times(times: Sequence[float]) -> dict[str, float]:
+    """How long the decisions took (milliseconds): their number, median, 95th percentile
+    and longest, by nearest rank.
+
+    >>> move_times([float(t) for t in range(1, 101)])
+    {'decisions': 100, 'p50': 50.0, 'p95': 95.0, 'max': 100.0}
+    """
+    ordered = sorted(times)
+
+    def rank(q: float) -> float:
+        return round(ordered[max(0, math.ceil(q * len(ordered)) - 1)], 1)
+
+    return {"decisions": len(ordered), "p50": rank(0.50), "p95": rank(0.95), "max": rank(1.0)}
 
 
 def records_of(text: str, name: str) -> list[GameRecord]:

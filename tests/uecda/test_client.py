@@ -269,3 +269,13 @@ def test_a_game_tracker_reads_a_joker_pair_that_locks():
     assert game.turn(turn) is True
     obs = game.observation()
     assert obs.lock == 0b0011 and obs.field_seat == 1
+
+
+def test_each_decision_with_a_choice_is_timed():
+    """A game's record holds one wall-clock time per decision with two or more legal moves
+    (the tournament's per-move p50/p95); a forced pass is not a decision."""
+    server, player, records = run(games=2, seed=18)
+    choices = [obs for obs in player.seen if len(obs.legal) > 1]
+    assert 0 < len(choices) < len(player.seen)
+    assert sum(len(r.move_ms) for r in records) == len(choices)
+    assert all(0 <= t < 10_000 for r in records for t in r.move_ms)

@@ -19,6 +19,15 @@ def test_summary_counts_points_places_and_previous_classes():
     assert (s["first"], s["last"]) == (0.5, 0.25)
     assert s["by_previous_place"] == {"none": [1, 5.0], "1": [1, 1.0], "5": [1, 4.0], "2": [1, 5.0]}
     assert s["rejected"] == 1
+    assert "move_ms" not in s  # records read from a server's log carry no times
+
+
+def test_summary_gives_the_decisions_median_and_95th_percentile_times():
+    records = [
+        GameRecord(0, (0, 1, 2, 3, 4), None, move_ms=tuple(float(t) for t in range(1, 51))),
+        GameRecord(0, (0, 1, 2, 3, 4), 0, move_ms=tuple(float(t) for t in range(51, 101))),
+    ]
+    assert summary(records)["move_ms"] == {"decisions": 100, "p50": 50.0, "p95": 95.0, "max": 100.0}
 
 
 def test_the_server_gets_the_record_path_and_time_to_write_it(tmp_path, monkeypatch, capsys):
