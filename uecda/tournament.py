@@ -78,10 +78,24 @@ def batch_means(values: Sequence[float], batch: int) -> tuple[float, float] | No
     >>> batch_means([1, 5] * 10, 2)
     (3.0, 3.0)
     """
-    batches = [values[i : i + batch] for i in range(0, len(values) - batch + 1, batch)]
-    if len(batches) < 2:
+    return interval_of_batches(batch_list(values, batch))
+
+
+def batch_list(values: Sequence[float], batch: int) -> list[float]:
+    """The means of the whole consecutive batches of ``values`` (a last partial one is
+    left out).
+
+    >>> batch_list([1, 5, 3, 3, 9], 2)
+    [3.0, 3.0]
+    """
+    return [sum(values[i : i + batch]) / batch for i in range(0, len(values) - batch + 1, batch)]
+
+
+def interval_of_batches(means: Sequence[float]) -> tuple[float, float] | None:
+    """95% interval of the mean from batch means (``None`` with fewer than two)."""
+    if len(means) < 2:
         return None
-    _, low, high = interval([sum(b) / len(b) for b in batches])
+    _, low, high = interval(means)
     return low, high
 
 
@@ -172,12 +186,8 @@ def pooled(runs: Sequence[Sequence[GameRecord]], batch: int = 12) -> dict[str, A
     """
     everything = [r for run in runs for r in run]
     result = summary(everything, batch)
-    batches = [
-        sum(r.points for r in run[i : i + batch]) / batch
-        for run in runs
-        for i in range(0, len(run) - batch + 1, batch)
-    ]
-    result["batch_means_ci95"] = interval(batches)[1:] if len(batches) > 1 else None
+    batches = [m for run in runs for m in batch_list([float(r.points) for r in run], batch)]
+    result["batch_means_ci95"] = interval_of_batches(batches)
     result["runs"] = [round(sum(r.points for r in run) / len(run), 3) for run in runs if run]
     return result
 
