@@ -19,6 +19,9 @@ the work folder).
 ``python -m uecda.tournament pool --name NAME RECORD...`` reads the server records of several
 runs fixed beforehand and prints them as one measurement: the same figures over every game,
 each run's mean, and batch means taken within runs (a batch never spans two matches).
+``python -m uecda.tournament transitions RECORD...`` prints from such records how often a
+player of each class finished at each place, as the rows of ``rules_engine.ai.outlook``'s
+transition tables.
 
 With ``--server-log FILE`` the server also gets ``-l FILE`` (FujiGokoro's server writes the
 match's record there when the match ends; ``python -m uecda.train_policy`` reads
@@ -174,6 +177,44 @@ def records_of(text: str, name: str) -> list[GameRecord]:
     return records
 
 
+def class_transitions(texts: Sequence[str], players: int = 5) -> list[list[int]]:
+    """How often a player of each class (rows, the class brought into a game: 0 = first
+    last game) finished each game at each place (columns), over every player of the
+    server records ``texts`` (one a run). The first game of every hundred (the server
+    resets the classes there, and deals with no exchange) is left out.
+
+    >>> one = "/*\\nclass 0 1\\nresult 0 1\\n*/\\n"
+    >>> swap = "/*\\nclass 0 1\\nresult 1 0\\n*/\\n"
+    >>> class_transitions([one + one + swap], players=2)
+    [[1, 1], [1, 1]]
+    """
+    counts = [[0] * players for _ in range(players)]
+    for text in texts:
+        for index, block in enumerate(re.findall(r"/\*(.*?)\*/", text, flags=re.S)):
+            if index % 100 == 0:
+                continue
+            lines = dict(line.strip().partition(" ")[::2] for line in block.strip().splitlines())
+            if "result" not in lines or "class" not in lines:
+                continue
+            places = [int(x) for x in lines["result"].split()]
+            before = [int(x) for x in lines["class"].split()]
+            for c, p in zip(before, places, strict=True):
+                counts[c][p] += 1
+    return counts
+
+
+def transitions_main(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m uecda.tournament transitions")
+    parser.add_argument("records", nargs="+", type=Path, help="server records (-l), one a run")
+    args = parser.parse_args(argv)
+    counts = class_transitions([p.read_text(encoding="latin-1") for p in args.records])
+    print(f"# {sum(map(sum, counts))} games of a player; rows: class brought in, first to last")
+    for row in counts:
+        total = sum(row) or 1
+        print("(" + ", ".join(f"{c / total:.4f}" for c in row) + f"),  # {sum(row)}")
+    return 0
+
+
 def pooled(runs: Sequence[Sequence[GameRecord]], batch: int = 12) -> dict[str, Any]:
     """Several runs as one measurement: :func:`summary` over all their games, each run's
     mean points, and the batch-means interval from batches cut within each run.
@@ -207,6 +248,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["pool"]:
         return pool_main(argv[1:])
+    if argv[:1] == ["transitions"]:
+        return transitions_main(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m uecda.tournament")
     parser.add_argument("--server", required=True, type=Path)
     parser.add_argument("--opponent", required=True, type=Path, action="append")

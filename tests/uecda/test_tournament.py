@@ -123,3 +123,24 @@ def test_pool_reads_several_runs_records_as_one_measurement(tmp_path, capsys):
     assert (s["first"], s["last"]) == (0.5, 0.5)
     # Two batches (one a run; the third game of each run is left over): 5 and 1.
     assert s["batch_means_ci95"] == [round(3 - 1.959964 * 2, 3), round(3 + 1.959964 * 2, 3)]
+
+
+def test_transitions_count_each_class_brought_in_against_the_place_finished(tmp_path, capsys):
+    """``transitions``: rows by the class a player brought in, columns by its place; the
+    first game of every hundred (the server's reset: no exchange) counts for nothing."""
+    from uecda import tournament
+
+    def block(classes, result):
+        return f"/*\nclass {' '.join(map(str, classes))}\nresult {' '.join(map(str, result))}\n*/\n"
+
+    same, turned = [0, 1, 2, 3, 4], [4, 3, 2, 1, 0]
+    # 101 games: the first is a reset; then 99 games where every class keeps its place,
+    # then the 101st game (index 100) is a reset again, whatever it shows.
+    text = block(same, turned) + block(same, same) * 99 + block(same, turned)
+    counts = tournament.class_transitions([text])
+    assert counts == [[99 if c == p else 0 for p in range(5)] for c in range(5)]
+    (tmp_path / "a.dat").write_text(text + block(same, turned))  # game 101 counts: turned
+    assert tournament.main(["transitions", str(tmp_path / "a.dat")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("# 500 games")
+    assert out[1] == "(0.9900, 0.0000, 0.0000, 0.0000, 0.0100),  # 100"
