@@ -46,13 +46,13 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from rules_engine.ai import Budget
 
-from .client import GameRecord, run_client
+from .client import CLASS_RESET_GAMES, GameRecord, run_client
 
 Z95 = 1.959964
 #: Seconds the server is given to write its record after the last game.
@@ -161,20 +161,28 @@ def records_of(text: str, name: str) -> list[GameRecord]:
         raise ValueError(f"no player {name!r} in the record (players: {names})")
     me = names.index(name)
     records = []
-    for index, block in enumerate(re.findall(r"/\*(.*?)\*/", text, flags=re.S)):
-        lines = dict(line.strip().partition(" ")[::2] for line in block.strip().splitlines())
-        if "result" not in lines:
-            continue
-        classes = [int(x) for x in lines["result"].split()]
-        before = [int(x) for x in lines.get("class", "").split()]
+    for reset, classes, before in _games(text):
         records.append(
             GameRecord(
                 my_player=me,
                 result=tuple(sorted(range(len(classes)), key=classes.__getitem__)),
-                previous_class=before[me] if before and index % 100 else None,
+                previous_class=before[me] if before and not reset else None,
             )
         )
     return records
+
+
+def _games(text: str) -> Iterator[tuple[bool, list[int], list[int]]]:
+    """Each game of a server record that has a ``result``: whether it is the first of a
+    hundred (the server's reset: classes start again, no exchange), every player's class
+    it made (``result``) and every player's class coming in (``class``; empty if none)."""
+    for index, block in enumerate(re.findall(r"/\*(.*?)\*/", text, flags=re.S)):
+        lines = dict(line.strip().partition(" ")[::2] for line in block.strip().splitlines())
+        if "result" not in lines:
+            continue
+        result = [int(x) for x in lines["result"].split()]
+        before = [int(x) for x in lines.get("class", "").split()]
+        yield index % CLASS_RESET_GAMES == 0, result, before
 
 
 def class_transitions(texts: Sequence[str], players: int = 5) -> list[list[int]]:
@@ -190,14 +198,9 @@ def class_transitions(texts: Sequence[str], players: int = 5) -> list[list[int]]
     """
     counts = [[0] * players for _ in range(players)]
     for text in texts:
-        for index, block in enumerate(re.findall(r"/\*(.*?)\*/", text, flags=re.S)):
-            if index % 100 == 0:
+        for reset, places, before in _games(text):
+            if reset or not before:
                 continue
-            lines = dict(line.strip().partition(" ")[::2] for line in block.strip().splitlines())
-            if "result" not in lines or "class" not in lines:
-                continue
-            places = [int(x) for x in lines["result"].split()]
-            before = [int(x) for x in lines["class"].split()]
             for c, p in zip(before, places, strict=True):
                 counts[c][p] += 1
     return counts
