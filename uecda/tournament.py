@@ -186,8 +186,8 @@ def _games(text: str) -> Iterator[tuple[bool, list[int], list[int]]]:
 
 
 def class_transitions(texts: Sequence[str], players: int = 5) -> list[list[int]]:
-    """How often a player of each class (rows, the class brought into a game: 0 = first
-    last game) finished each game at each place (columns), over every player of the
+    """How often a player of each class (rows: the class brought into a game from the one
+    before, 0 = first) finished each game at each place (columns), over every player of the
     server records ``texts`` (one a run). The first game of every hundred (the server
     resets the classes there, and deals with no exchange) is left out.
 
